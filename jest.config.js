@@ -1,0 +1,21 @@
+// Unit specs live beside the code; e2e specs in test/ run once per database.
+// The MariaDB project is added only when TEST_MYSQL_URL is set (CI sets it).
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json' }] };
+const base = { moduleFileExtensions: ['js', 'json', 'ts'], testEnvironment: 'node', transform };
+
+const e2e = (name, kind) => ({
+  ...base,
+  displayName: name,
+  rootDir: 'test',
+  testRegex: '.*\\.e2e-spec\\.ts$',
+  setupFiles: ['<rootDir>/setup/env.ts'],
+  globals: { TEST_DB_KIND: kind },
+});
+
+const projects = [
+  { ...base, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
+  e2e('e2e-sqlite', 'sqlite'),
+];
+if (process.env.TEST_MYSQL_URL) projects.push(e2e('e2e-mysql', 'mysql'));
+
+module.exports = { projects, testTimeout: 30000 };

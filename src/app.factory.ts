@@ -1,0 +1,28 @@
+import { INestApplication, VersioningType } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module';
+import { AppConfig } from './common/config/app-config';
+import { jsonBodyParser } from './common/http/json-body-parser';
+import { nestLogLevels } from './common/http/log-levels';
+import { setupOpenApi } from './common/http/openapi';
+
+/** Builds the whole HTTP application; main.ts listens on it, e2e tests drive it with supertest. */
+export async function createApp(config: AppConfig): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    logger: nestLogLevels(config.logLevel),
+  });
+  app.disable('x-powered-by');
+  app.use(jsonBodyParser(config.bodyLimit));
+  // Paths carry the version (/v2.22/session); the supported list is configuration.
+  app.enableVersioning({
+    type: VersioningType.URI,
+    prefix: 'v',
+    defaultVersion: config.apiVersions.map((version) => version.slice(1)),
+  });
+  app.enableShutdownHooks();
+  setupOpenApi(app, config);
+  await app.init();
+  return app;
+}

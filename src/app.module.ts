@@ -1,0 +1,28 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module';
+import { DemoSeeder } from './auth/demo-seeder';
+import { CheckoutModule } from './checkout/checkout.module';
+import { AppConfig } from './common/config/app-config';
+import { ConfigModule } from './common/config/config.module';
+import { DatabaseModule } from './common/database/database.module';
+import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
+import { AppValidationPipe } from './common/validation/app-validation.pipe';
+import { SessionModule } from './session/session.module';
+import { TaxModule } from './tax/tax.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, AuthModule, SessionModule, CheckoutModule, TaxModule],
+      providers: [
+        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+        { provide: APP_PIPE, useClass: AppValidationPipe },
+        // Only the HTTP service seeds the sandbox; the command line never creates anything by itself.
+        DemoSeeder,
+      ],
+    };
+  }
+}

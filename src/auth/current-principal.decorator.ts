@@ -1,0 +1,6 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { Principal } from './principal';
+
+export const CurrentPrincipal = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Principal => context.switchToHttp().getRequest().user,
+);

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { invalidRequest } from '../common/errors/domain-error';
+import { FieldError, FieldErrorCode } from '../common/errors/field-error';
+import { isSupportedCurrency } from '../common/money/currencies';
+import { TransactionRunner } from '../common/database/transaction-runner';
+import { violatedUniqueIndex } from '../common/database/db-errors';
+import { Merchant } from './merchant.entity';
+
+export interface CreateMerchantInput {
+  name: string;
+  id?: string;
+  remittanceCurrency?: string;
+  notifyUrl?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+@Injectable()
+export class MerchantService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  async create(input: CreateMerchantInput): Promise<Merchant> {
+    const errors = validateMerchantInput(input);
+    if (errors.length) throw invalidRequest(errors);
+    const merchant = Object.assign(new Merchant(), {
+      id: input.id?.toLowerCase() ?? randomUUID(),
+      name: input.name.trim(),
+      remittanceCurrency: input.remittanceCurrency ?? 'USD',
+      notifyUrl: input.notifyUrl ?? null,
+      signingSecret: randomBytes(32).toString('base64url'),
+    });
+    try {
+      return await this.transactions.run((manager) => manager.save(merchant));
+    } catch (error) {
+      if (violatedUniqueIndex(error, { PRIMARY: 'merchant.id' })) {
+        throw invalidRequest([{ Field: 'id', Code: FieldErrorCode.Conflict, Message: 'A merchant with this id exists' }]);
+      }
+      throw error;
+    }
+  }
+
+  findById(id: string): Promise<Merchant | null> {
+    return this.dataSource.getRepository(Merchant).findOneBy({ id });
+  }
+
+  count(): Promise<number> {
+    return this.dataSource.getRepository(Merchant).count();
+  }
+}
+
+function validateMerchantInput(input: CreateMerchantInput): FieldError[] {
+  const errors: FieldError[] = [];
+  const invalid = (Field: string, Message: string) => errors.push({ Field, Code: FieldErrorCode.Invalid, Message });
+  if (!input.name?.trim() || input.name.length > 200) invalid('name', 'must be 1 to 200 characters');
+  if (input.id !== undefined && !UUID.test(input.id)) invalid('id', 'must be a UUID');
+  if (input.remittanceCurrency !== undefined && !isSupportedCurrency(input.remittanceCurrency)) {
+    invalid('remittance-currency', 'must be a supported ISO 4217 currency code');
+  }
+  if (input.notifyUrl !== undefined && !/^https?:\/\/\S+$/.test(input.notifyUrl)) {
+    invalid('notify-url', 'must be an absolute http(s) URL');
+  }
+  return errors;
+}

@@ -1,0 +1,83 @@
+import { plainToInstance } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+/** The environment variables the service reads; nothing else reads process.env. */
+export class Env {
+  @IsOptional() @IsInt() @Min(0) @Max(65535)
+  PORT?: number;
+
+  @IsOptional() @IsString()
+  @Matches(/^(sqlite:.+|mysql:\/\/.+)$/, {
+    message: 'must be sqlite:PATH, sqlite::memory: or mysql://user:pass@host:port/db',
+  })
+  DATABASE_URL?: string;
+
+  @IsOptional() @IsIn(['sandbox', 'production'])
+  APP_ENV?: 'sandbox' | 'production';
+
+  @IsOptional() @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'must be an absolute http(s) URL' })
+  PUBLIC_URL?: string;
+
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+
+  /** Comma-separated API versions served, newest last (e.g. "v2.21,v2.22"). */
+  @IsOptional() @Matches(/^v\d+\.\d{2}(,v\d+\.\d{2})*$/, { message: 'must look like v2.22 or v2.21,v2.22' })
+  API_VERSIONS?: string;
+
+  @IsOptional() @IsInt() @Min(60) @Max(30 * 24 * 3600)
+  SESSION_TTL_SECONDS?: number;
+
+  @IsOptional() @IsInt() @Min(0) @Max(3600)
+  CREDENTIAL_CACHE_TTL_SECONDS?: number;
+
+  @IsOptional() @Matches(/^\d+(kb|mb)$/, { message: 'must look like 100kb or 1mb' })
+  BODY_LIMIT?: string;
+
+  @IsOptional() @IsInt() @Min(1) @Max(500)
+  DB_POOL_SIZE?: number;
+
+  @IsOptional() @IsInt() @Min(1) @Max(24 * 3600)
+  IDEMPOTENCY_TTL_SECONDS?: number;
+}
+
+const INTEGER_VARIABLES: (keyof Env)[] = [
+  'PORT', 'SESSION_TTL_SECONDS', 'CREDENTIAL_CACHE_TTL_SECONDS', 'DB_POOL_SIZE', 'IDEMPOTENCY_TTL_SECONDS',
+];
+
+export class ConfigError extends Error {}
+
+/** Validates the raw environment; throws a ConfigError naming every bad variable. */
+export function validateEnv(raw: Record<string, string | undefined>): Env {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(new EnvKeys())) {
+    const value = raw[key];
+    if (value === undefined || value === '') continue;
+    picked[key] = INTEGER_VARIABLES.includes(key as keyof Env) && /^-?\d+$/.test(value) ? Number(value) : value;
+  }
+  const env = plainToInstance(Env, picked);
+  const errors = validateSync(env, { whitelist: true });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => {
+      const reasons = Object.values(e.constraints ?? {}).map((m) => m.replace(`${e.property} `, ''));
+      return `  ${e.property}=${JSON.stringify(raw[e.property])}: ${reasons.join('; ')}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return env;
+}
+
+/** Lists the variable names so that only known keys are read (class-validator needs instances). */
+class EnvKeys implements Required<Record<keyof Env, true>> {
+  PORT = true as const;
+  DATABASE_URL = true as const;
+  APP_ENV = true as const;
+  PUBLIC_URL = true as const;
+  LOG_LEVEL = true as const;
+  API_VERSIONS = true as const;
+  SESSION_TTL_SECONDS = true as const;
+  CREDENTIAL_CACHE_TTL_SECONDS = true as const;
+  BODY_LIMIT = true as const;
+  DB_POOL_SIZE = true as const;
+  IDEMPOTENCY_TTL_SECONDS = true as const;
+}

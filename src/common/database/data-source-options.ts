@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { DatabaseConfig } from '../config/app-config';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+/** TypeORM options for either database; migrations, never synchronize. */
+export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: false,
+  };
+  if (database.type === 'sqlite') {
+    if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: database.path,
+      // WAL lets readers run beside the one writer; busy_timeout waits instead of failing on a lock.
+      prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+        db.pragma('journal_mode = WAL');
+        db.pragma('busy_timeout = 5000');
+        db.pragma('foreign_keys = ON');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'mysql',
+    url: database.url,
+    timezone: 'Z',
+    charset: 'utf8mb4_unicode_ci',
+    supportBigNumbers: true,
+    poolSize: database.poolSize,
+    extra: { connectionLimit: database.poolSize },
+  };
+}

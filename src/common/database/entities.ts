@@ -1,0 +1,7 @@
+import { Merchant } from '../../auth/merchant.entity';
+import { User } from '../../auth/user.entity';
+import { BillingProfile } from '../../session/billing-profile.entity';
+import { PaymentSession } from '../../session/session.entity';
+import { IdempotencyRecord } from '../idempotency/idempotency-record.entity';
+
+export const ENTITIES = [Merchant, User, BillingProfile, PaymentSession, IdempotencyRecord];

@@ -1,0 +1,137 @@
+import { MigrationInterface, QueryRunner, Table, TableColumnOptions, TableIndex } from 'typeorm';
+
+const uuid = (name: string, nullable = false): TableColumnOptions => ({
+  name,
+  type: 'varchar',
+  length: '36',
+  isNullable: nullable,
+});
+const text = (name: string, length: number, nullable = false): TableColumnOptions => ({
+  name,
+  type: 'varchar',
+  length: String(length),
+  isNullable: nullable,
+});
+/** Matches @CreateDateColumn/@UpdateDateColumn({ precision: 3 }) on both databases. */
+const timestamp = (queryRunner: QueryRunner, name: string): TableColumnOptions => ({
+  name,
+  type: 'datetime',
+  precision: 3,
+  default: queryRunner.connection.options.type === 'mysql' ? 'CURRENT_TIMESTAMP(3)' : "datetime('now')",
+});
+
+/** Merchants, users, billing profiles, sessions and idempotency records. Written with the schema API so it runs on SQLite and MySQL. */
+export class InitialSchema1763800000000 implements MigrationInterface {
+  name = 'InitialSchema1763800000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.createTable(
+      new Table({
+        name: 'merchant',
+        columns: [
+          { ...uuid('id'), isPrimary: true },
+          text('name', 200),
+          text('remittance_currency', 3),
+          text('notify_url', 2000, true),
+          text('signing_secret', 200),
+          timestamp(queryRunner, 'created_at'),
+        ],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'app_user',
+        columns: [
+          { ...uuid('id'), isPrimary: true },
+          { ...text('username', 100), isUnique: true },
+          text('password_hash', 255),
+          uuid('merchant_id', true),
+          text('role', 20),
+          timestamp(queryRunner, 'created_at'),
+        ],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'billing_profile',
+        columns: [
+          { ...uuid('id'), isPrimary: true },
+          uuid('merchant_id'),
+          text('reference', 255, true),
+          text('name', 255),
+          text('email', 320),
+          text('phone', 50, true),
+          text('birth_date', 10, true),
+          text('national_identifier', 50, true),
+          text('company', 255, true),
+          text('street', 255),
+          text('city', 255),
+          text('region', 10, true),
+          text('country', 2),
+          text('postcode', 20, true),
+          timestamp(queryRunner, 'created_at'),
+        ],
+        indices: [
+          new TableIndex({ name: 'UQ_billing_profile_reference', columnNames: ['merchant_id', 'reference'], isUnique: true }),
+        ],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'payment_session',
+        columns: [
+          { ...uuid('id'), isPrimary: true },
+          uuid('merchant_id'),
+          text('merchant_reference', 255),
+          text('state', 20),
+          text('currency', 3),
+          { name: 'auto_capture', type: 'boolean' },
+          text('complete_url', 2000),
+          text('cancel_url', 2000),
+          uuid('billing_profile_id'),
+          text('billing_profile_reference', 255, true),
+          { name: 'via_agent', type: 'boolean' },
+          { name: 'allow_contract', type: 'boolean', isNullable: true },
+          { name: 'open_contract', type: 'boolean', isNullable: true },
+          { name: 'items', type: 'text' },
+          { name: 'discounts', type: 'text', isNullable: true },
+          { name: 'shipping', type: 'text', isNullable: true },
+          { name: 'tax_amount', type: 'bigint', isNullable: true },
+          { name: 'total_amount', type: 'bigint' },
+          { name: 'expires_at', type: 'datetime', precision: 3 },
+          { name: 'update_lock_until', type: 'datetime', precision: 3, isNullable: true },
+          { name: 'version', type: 'int' },
+          timestamp(queryRunner, 'created_at'),
+          timestamp(queryRunner, 'updated_at'),
+        ],
+        indices: [
+          new TableIndex({
+            name: 'UQ_session_merchant_reference',
+            columnNames: ['merchant_id', 'merchant_reference'],
+            isUnique: true,
+          }),
+          new TableIndex({ name: 'IDX_session_merchant_created', columnNames: ['merchant_id', 'created_at'] }),
+        ],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'idempotency_record',
+        columns: [
+          { ...uuid('merchant_id'), isPrimary: true },
+          { ...text('idempotency_key', 255), isPrimary: true },
+          text('request_hash', 64),
+          { name: 'response_status', type: 'int', isNullable: true },
+          { name: 'response_body', type: 'text', isNullable: true },
+          timestamp(queryRunner, 'created_at'),
+        ],
+      }),
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    for (const table of ['idempotency_record', 'payment_session', 'billing_profile', 'app_user', 'merchant']) {
+      await queryRunner.dropTable(table);
+    }
+  }
+}

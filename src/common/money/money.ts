@@ -1,0 +1,25 @@
+import Decimal from 'decimal.js';
+import { currencyDigits } from './currencies';
+
+/** Largest amount (in minor units) the service stores; keeps every sum an exact JS integer. */
+export const MAX_MINOR_UNITS = Number.MAX_SAFE_INTEGER;
+
+/** Decimal places of a JSON number as written (1e-7 counts as 7, 10.10 arrives as 10.1). */
+export function decimalPlaces(value: number): number {
+  return new Decimal(String(value)).decimalPlaces();
+}
+
+/** True when the amount has no more decimals than the currency allows. */
+export function fitsCurrency(value: number, currency: string): boolean {
+  return decimalPlaces(value) <= currencyDigits(currency);
+}
+
+/** Major units (a JSON number) to integer minor units, exactly. The caller has checked the decimals. */
+export function toMinorUnits(value: number, currency: string): number {
+  return new Decimal(String(value)).times(Decimal.pow(10, currencyDigits(currency))).toNumber();
+}
+
+/** Integer minor units back to a major-unit JSON number (30.5 for 3050 USD cents). */
+export function fromMinorUnits(minor: number, currency: string): number {
+  return new Decimal(minor).dividedBy(Decimal.pow(10, currencyDigits(currency))).toNumber();
+}

@@ -1,0 +1,65 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { SessionState } from '../session-state';
+
+class ItemView {
+  @ApiProperty() Name: string;
+  @ApiProperty() Amount: number;
+  @ApiProperty() Quantity: number;
+}
+
+class DiscountView {
+  @ApiProperty() Name: string;
+  @ApiProperty() Amount: number;
+}
+
+export class AddressView {
+  @ApiProperty() Street: string;
+  @ApiProperty() City: string;
+  @ApiPropertyOptional() Region?: string;
+  @ApiProperty() Country: string;
+  @ApiPropertyOptional() Postcode?: string;
+}
+
+export class BillingProfileView {
+  @ApiProperty({ format: 'uuid' }) BillingProfileId: string;
+  @ApiPropertyOptional() BillingProfileReference?: string;
+  @ApiProperty() Name: string;
+  @ApiProperty() Email: string;
+  @ApiPropertyOptional() Phone?: string;
+  @ApiPropertyOptional() BirthDate?: string;
+  @ApiPropertyOptional() NationalIdentifier?: string;
+  @ApiPropertyOptional() Company?: string;
+  @ApiProperty({ type: AddressView }) Address: AddressView;
+}
+
+class ShippingDetailsView {
+  @ApiProperty() ShippingAmount: number;
+  @ApiProperty() DutyAmount: number;
+  @ApiProperty() Name: string;
+  @ApiProperty() Email: string;
+  @ApiProperty() Phone: string;
+  @ApiProperty({ type: AddressView }) Address: AddressView;
+}
+
+export class SessionView {
+  @ApiProperty({ format: 'uuid' }) SessionId: string;
+  @ApiProperty({ enum: SessionState }) State: SessionState;
+  @ApiProperty() MerchantReference: string;
+  @ApiProperty() AutoCapture: boolean;
+  @ApiProperty() CompleteUrl: string;
+  @ApiProperty() CancelUrl: string;
+  @ApiProperty() Currency: string;
+  @ApiProperty({ type: [ItemView] }) Items: ItemView[];
+  @ApiProperty({ type: BillingProfileView }) BillingProfile: BillingProfileView;
+  @ApiPropertyOptional({ description: 'Returned when supplied in the request' }) BillingProfileReference?: string;
+  @ApiProperty({ format: 'uuid' }) BillingProfileId: string;
+  @ApiProperty() ViaAgent: boolean;
+  @ApiPropertyOptional({ type: ShippingDetailsView }) ShippingDetails?: ShippingDetailsView;
+  @ApiPropertyOptional() TaxAmount?: number;
+  @ApiPropertyOptional({ type: [DiscountView] }) Discounts?: DiscountView[];
+  @ApiPropertyOptional() AllowContract?: boolean;
+  @ApiPropertyOptional() OpenContract?: boolean;
+  @ApiProperty({ description: 'TaxAmount + ShippingAmount + DutyAmount + Σ(Amount × Quantity) − Σ Discounts' })
+  TotalAmount: number;
+  @ApiProperty({ format: 'date-time', description: 'When a CREATED session becomes EXPIRED' }) ExpiresAt: string;
+}

@@ -1,0 +1,69 @@
+import { fromMinorUnits } from '../common/money/money';
+import { BillingProfile } from './billing-profile.entity';
+import { AddressView, BillingProfileView, SessionView } from './dto/session-response.dto';
+import { PaymentSession, StoredAddress } from './session.entity';
+
+/** The session as the API shows it: PascalCase, amounts back in major units, optional fields only when set. */
+export function toSessionView(session: PaymentSession, profile: BillingProfile): SessionView {
+  const money = (minor: number) => fromMinorUnits(minor, session.currency);
+  const view: SessionView = {
+    SessionId: session.id,
+    State: session.state,
+    MerchantReference: session.merchantReference,
+    AutoCapture: session.autoCapture,
+    CompleteUrl: session.completeUrl,
+    CancelUrl: session.cancelUrl,
+    Currency: session.currency,
+    Items: session.items.map((item) => ({ Name: item.name, Amount: money(item.amount), Quantity: item.quantity })),
+    BillingProfile: toBillingProfileView(profile),
+    BillingProfileId: profile.id,
+    ViaAgent: session.viaAgent,
+    TotalAmount: money(session.totalAmount),
+    ExpiresAt: session.expiresAt.toISOString(),
+  };
+  if (session.billingProfileReference !== null) view.BillingProfileReference = session.billingProfileReference;
+  if (session.shipping) {
+    const shipping = session.shipping;
+    view.ShippingDetails = {
+      ShippingAmount: money(shipping.shippingAmount),
+      DutyAmount: money(shipping.dutyAmount),
+      Name: shipping.name,
+      Email: shipping.email,
+      Phone: shipping.phone,
+      Address: toAddressView(shipping.address),
+    };
+  }
+  if (session.taxAmount !== null) view.TaxAmount = money(session.taxAmount);
+  if (session.discounts) view.Discounts = session.discounts.map((d) => ({ Name: d.name, Amount: money(d.amount) }));
+  if (session.allowContract !== null) view.AllowContract = session.allowContract;
+  if (session.openContract !== null) view.OpenContract = session.openContract;
+  return view;
+}
+
+function toBillingProfileView(profile: BillingProfile): BillingProfileView {
+  const view: BillingProfileView = {
+    BillingProfileId: profile.id,
+    Name: profile.name,
+    Email: profile.email,
+    Address: toAddressView({
+      street: profile.street,
+      city: profile.city,
+      region: profile.region ?? undefined,
+      country: profile.country,
+      postcode: profile.postcode ?? undefined,
+    }),
+  };
+  if (profile.reference !== null) view.BillingProfileReference = profile.reference;
+  if (profile.phone !== null) view.Phone = profile.phone;
+  if (profile.birthDate !== null) view.BirthDate = profile.birthDate;
+  if (profile.nationalIdentifier !== null) view.NationalIdentifier = profile.nationalIdentifier;
+  if (profile.company !== null) view.Company = profile.company;
+  return view;
+}
+
+function toAddressView(address: StoredAddress): AddressView {
+  const view: AddressView = { Street: address.street, City: address.city, Country: address.country };
+  if (address.region !== undefined && address.region !== null) view.Region = address.region;
+  if (address.postcode !== undefined && address.postcode !== null) view.Postcode = address.postcode;
+  return view;
+}

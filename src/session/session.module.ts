@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { IdempotencyModule } from '../common/idempotency/idempotency.module';
+import { SessionController } from './session.controller';
+import { SessionService } from './session.service';
+
+@Module({
+  imports: [AuthModule, IdempotencyModule],
+  controllers: [SessionController],
+  providers: [SessionService],
+  exports: [SessionService],
+})
+export class SessionModule {}

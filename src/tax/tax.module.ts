@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Tax quotes at /v1/tax/quote. */
+@Module({})
+export class TaxModule {}
