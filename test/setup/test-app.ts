@@ -1,0 +1,61 @@
+import { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory';
+import { MerchantService } from '../../src/auth/merchant.service';
+import { UserService } from '../../src/auth/user.service';
+import { AppConfig } from '../../src/common/config/app-config';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+export interface Credentials {
+  username: string;
+  password: string;
+  merchantId: string | null;
+}
+
+export interface TestApp {
+  app: INestApplication;
+  config: AppConfig;
+  database: TestDatabase;
+  dataSource: DataSource;
+  http: () => ReturnType<typeof request>;
+  /** A new merchant with one user of the given role. */
+  merchantUser(role?: 'merchant' | 'readonly'): Promise<Credentials>;
+  /** Another user of an existing merchant, or an admin when merchantId is null. */
+  user(merchantId: string | null, role: 'merchant' | 'readonly' | 'admin'): Promise<Credentials>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** Boots the whole application on a fresh database of the kind this Jest project tests. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = AppConfig.fromEnvironment({ LOG_LEVEL: process.env.LOG_LEVEL, DB_POOL_SIZE: '10', ...env, DATABASE_URL: database.url });
+  const app = await createApp(config);
+  const server = app.getHttpServer();
+
+  const user: TestApp['user'] = async (merchantId, role) => {
+    const username = `user${++counter}-${Math.random().toString(36).slice(2, 8)}`;
+    const password = `pw-${Math.random().toString(36).slice(2)}`;
+    await app.get(UserService).create({ username, password, merchantId: merchantId ?? undefined, role });
+    return { username, password, merchantId };
+  };
+
+  return {
+    app,
+    config,
+    database,
+    dataSource: app.get(DataSource),
+    http: () => request(server),
+    user,
+    merchantUser: async (role = 'merchant') => {
+      const merchant = await app.get(MerchantService).create({ name: `Merchant ${++counter}` });
+      return user(merchant.id, role);
+    },
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
