@@ -19,6 +19,6 @@ export class Merchant {
   @Column({ name: 'signing_secret', type: 'varchar', length: 200 })
   signingSecret: string;
 
-  @CreateDateColumn({ name: 'created_at', precision: 3 })
+  @CreateDateColumn({ name: 'created_at', precision: 6 })
   createdAt: Date;
 }

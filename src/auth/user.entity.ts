@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 export enum Role {
   Merchant = 'merchant',
@@ -8,11 +8,12 @@ export enum Role {
 
 /** A Basic-auth user: belongs to one merchant, or is an admin with none. */
 @Entity('app_user')
+@Index('UQ_app_user_username', ['username'], { unique: true })
 export class User {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
 
-  @Column({ type: 'varchar', length: 100, unique: true })
+  @Column({ type: 'varchar', length: 100 })
   username: string;
 
   /** scrypt$N$r$p$salt$hash, never the password itself. */
@@ -25,6 +26,6 @@ export class User {
   @Column({ type: 'varchar', length: 20 })
   role: Role;
 
-  @CreateDateColumn({ name: 'created_at', precision: 3 })
+  @CreateDateColumn({ name: 'created_at', precision: 6 })
   createdAt: Date;
 }

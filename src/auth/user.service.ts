@@ -27,7 +27,7 @@ export class UserService {
   ) {}
 
   async create(input: CreateUserInput): Promise<User> {
-    const role = (input.role ?? (input.merchantId ? Role.Merchant : Role.Admin)) as Role;
+    const role = (input.role ?? Role.Merchant) as Role;
     const errors = validateUserInput(input, role);
     if (errors.length) throw invalidRequest(errors);
     if (input.merchantId && !(await this.dataSource.getRepository(Merchant).existsBy({ id: input.merchantId }))) {
@@ -43,7 +43,7 @@ export class UserService {
     try {
       return await this.transactions.run((manager) => manager.save(user));
     } catch (error) {
-      if (violatedUniqueIndex(error, { username: 'app_user.username' })) {
+      if (violatedUniqueIndex(error, { UQ_app_user_username: 'app_user.username' })) {
         throw invalidRequest([{ Field: 'username', Code: FieldErrorCode.Conflict, Message: 'This username is taken' }]);
       }
       throw error;

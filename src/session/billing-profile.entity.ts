@@ -46,6 +46,6 @@ export class BillingProfile {
   @Column({ type: 'varchar', length: 20, nullable: true })
   postcode: string | null;
 
-  @CreateDateColumn({ name: 'created_at', precision: 3 })
+  @CreateDateColumn({ name: 'created_at', precision: 6 })
   createdAt: Date;
 }

@@ -54,7 +54,7 @@ export class PaymentSession {
   @Column({ type: 'varchar', length: 3 })
   currency: string;
 
-  @Column({ name: 'auto_capture', type: 'boolean' })
+  @Column({ name: 'auto_capture', type: 'boolean', width: 1 })
   autoCapture: boolean;
 
   @Column({ name: 'complete_url', type: 'varchar', length: 2000 })
@@ -70,13 +70,13 @@ export class PaymentSession {
   @Column({ name: 'billing_profile_reference', type: 'varchar', length: 255, nullable: true })
   billingProfileReference: string | null;
 
-  @Column({ name: 'via_agent', type: 'boolean' })
+  @Column({ name: 'via_agent', type: 'boolean', width: 1 })
   viaAgent: boolean;
 
-  @Column({ name: 'allow_contract', type: 'boolean', nullable: true })
+  @Column({ name: 'allow_contract', type: 'boolean', width: 1, nullable: true })
   allowContract: boolean | null;
 
-  @Column({ name: 'open_contract', type: 'boolean', nullable: true })
+  @Column({ name: 'open_contract', type: 'boolean', width: 1, nullable: true })
   openContract: boolean | null;
 
   @Column({ type: 'text', transformer: jsonText })
@@ -104,9 +104,9 @@ export class PaymentSession {
   @VersionColumn()
   version: number;
 
-  @CreateDateColumn({ name: 'created_at', precision: 3 })
+  @CreateDateColumn({ name: 'created_at', precision: 6 })
   createdAt: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', precision: 3 })
+  @UpdateDateColumn({ name: 'updated_at', precision: 6 })
   updatedAt: Date;
 }

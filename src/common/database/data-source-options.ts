@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { createConnection } from 'mysql2/promise';
 import { DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/app-config';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 /** TypeORM options for either database; migrations, never synchronize. */
-export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+export async function dataSourceOptions(database: DatabaseConfig): Promise<DataSourceOptions> {
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,
@@ -31,7 +32,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   }
   return {
     ...common,
-    type: 'mysql',
+    type: await mysqlFlavour(database.url),
     url: database.url,
     timezone: 'Z',
     charset: 'utf8mb4_unicode_ci',
@@ -39,4 +40,18 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
     poolSize: database.poolSize,
     extra: { connectionLimit: database.poolSize },
   };
+}
+
+/**
+ * mysql:// may point at MySQL or MariaDB. TypeORM reads defaults and nullability differently for each,
+ * and only by the configured type, so ask the server which one it is.
+ */
+async function mysqlFlavour(url: string): Promise<'mysql' | 'mariadb'> {
+  const connection = await createConnection({ uri: url });
+  try {
+    const [rows] = await connection.query('SELECT VERSION() AS version');
+    return /mariadb/i.test((rows as { version: string }[])[0].version) ? 'mariadb' : 'mysql';
+  } finally {
+    await connection.end();
+  }
 }

@@ -9,7 +9,8 @@ import { TransactionRunner } from './transaction-runner';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => dataSourceOptions(config.database),
+      // A database that is briefly unreachable at start is retried; a failing migration fails fast.
+      useFactory: async (config: AppConfig) => ({ ...(await dataSourceOptions(config.database)), retryAttempts: 3, retryDelay: 1000 }),
     }),
   ],
   providers: [TransactionRunner],

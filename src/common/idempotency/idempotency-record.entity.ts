@@ -20,6 +20,6 @@ export class IdempotencyRecord {
   @Column({ name: 'response_body', type: 'text', nullable: true })
   responseBody: string | null;
 
-  @CreateDateColumn({ name: 'created_at', precision: 3 })
+  @CreateDateColumn({ name: 'created_at', precision: 6 })
   createdAt: Date;
 }

@@ -12,12 +12,12 @@ const text = (name: string, length: number, nullable = false): TableColumnOption
   length: String(length),
   isNullable: nullable,
 });
-/** Matches @CreateDateColumn/@UpdateDateColumn({ precision: 3 }) on both databases. */
+/** Matches @CreateDateColumn/@UpdateDateColumn({ precision: 6 }) on both databases. */
 const timestamp = (queryRunner: QueryRunner, name: string): TableColumnOptions => ({
   name,
   type: 'datetime',
-  precision: 3,
-  default: queryRunner.connection.options.type === 'mysql' ? 'CURRENT_TIMESTAMP(3)' : "datetime('now')",
+  precision: 6,
+  default: queryRunner.connection.options.type === 'better-sqlite3' ? "datetime('now')" : 'CURRENT_TIMESTAMP(6)',
 });
 
 /** Merchants, users, billing profiles, sessions and idempotency records. Written with the schema API so it runs on SQLite and MySQL. */
@@ -43,12 +43,13 @@ export class InitialSchema1763800000000 implements MigrationInterface {
         name: 'app_user',
         columns: [
           { ...uuid('id'), isPrimary: true },
-          { ...text('username', 100), isUnique: true },
+          text('username', 100),
           text('password_hash', 255),
           uuid('merchant_id', true),
           text('role', 20),
           timestamp(queryRunner, 'created_at'),
         ],
+        indices: [new TableIndex({ name: 'UQ_app_user_username', columnNames: ['username'], isUnique: true })],
       }),
     );
     await queryRunner.createTable(
@@ -100,9 +101,9 @@ export class InitialSchema1763800000000 implements MigrationInterface {
           { name: 'total_amount', type: 'bigint' },
           { name: 'expires_at', type: 'datetime', precision: 3 },
           { name: 'update_lock_until', type: 'datetime', precision: 3, isNullable: true },
-          { name: 'version', type: 'int' },
+          { name: 'version', type: 'integer' },
           timestamp(queryRunner, 'created_at'),
-          timestamp(queryRunner, 'updated_at'),
+          { ...timestamp(queryRunner, 'updated_at'), onUpdate: queryRunner.connection.options.type === 'better-sqlite3' ? undefined : 'CURRENT_TIMESTAMP(6)' },
         ],
         indices: [
           new TableIndex({
@@ -121,7 +122,7 @@ export class InitialSchema1763800000000 implements MigrationInterface {
           { ...uuid('merchant_id'), isPrimary: true },
           { ...text('idempotency_key', 255), isPrimary: true },
           text('request_hash', 64),
-          { name: 'response_status', type: 'int', isNullable: true },
+          { name: 'response_status', type: 'integer', isNullable: true },
           { name: 'response_body', type: 'text', isNullable: true },
           timestamp(queryRunner, 'created_at'),
         ],

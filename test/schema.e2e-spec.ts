@@ -1,0 +1,36 @@
+import { BillingProfile } from '../src/session/billing-profile.entity';
+import { sessionBody, billingProfile } from './setup/factories';
+import { startTestApp, TestApp } from './setup/test-app';
+
+describe('Database schema and transactions', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('the migrated schema equals the entities (nothing left for synchronize to do)', async () => {
+    const pending = await t.dataSource.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it('records every migration as applied', async () => {
+    const rows: { name: string }[] = await t.dataSource.query('SELECT name FROM migrations');
+    expect(rows.map((r) => r.name)).toEqual(t.dataSource.migrations.map((m) => m.name));
+  });
+
+  it('rolls back the whole unit of work: a failed session insert leaves no billing profile behind', async () => {
+    const m = await t.merchantUser();
+    const first = sessionBody();
+    expect((await t.http().post('/v2.22/session').auth(m.username, m.password).send(first)).status).toBe(201);
+
+    const clash = sessionBody({
+      MerchantReference: first.MerchantReference,
+      BillingProfile: billingProfile({ BillingProfileReference: 'must-not-exist' }),
+    });
+    const res = await t.http().post('/v2.22/session').auth(m.username, m.password).send(clash);
+    expect(res.status).toBe(409);
+    expect(await t.dataSource.getRepository(BillingProfile).countBy({ reference: 'must-not-exist' })).toBe(0);
+  });
+});
