@@ -6,7 +6,9 @@ import { PaymentSession, StoredAddress } from './session.entity';
 /** The session as the API shows it: PascalCase, amounts back in major units, optional fields only when set. */
 export function toSessionView(session: PaymentSession, profile: BillingProfile): SessionView {
   const money = (minor: number) => fromMinorUnits(minor, session.currency);
-  const view: SessionView = {
+  const shipping = session.shipping;
+  // Built in the spec's field order; optional fields only when they were sent.
+  return {
     SessionId: session.id,
     State: session.state,
     MerchantReference: session.merchantReference,
@@ -16,28 +18,26 @@ export function toSessionView(session: PaymentSession, profile: BillingProfile):
     Currency: session.currency,
     Items: session.items.map((item) => ({ Name: item.name, Amount: money(item.amount), Quantity: item.quantity })),
     BillingProfile: toBillingProfileView(profile),
+    ...(session.billingProfileReference !== null && { BillingProfileReference: session.billingProfileReference }),
     BillingProfileId: profile.id,
     ViaAgent: session.viaAgent,
+    ...(shipping && {
+      ShippingDetails: {
+        ShippingAmount: money(shipping.shippingAmount),
+        DutyAmount: money(shipping.dutyAmount),
+        Name: shipping.name,
+        Email: shipping.email,
+        Phone: shipping.phone,
+        Address: toAddressView(shipping.address),
+      },
+    }),
+    ...(session.taxAmount !== null && { TaxAmount: money(session.taxAmount) }),
+    ...(session.discounts && { Discounts: session.discounts.map((d) => ({ Name: d.name, Amount: money(d.amount) })) }),
+    ...(session.allowContract !== null && { AllowContract: session.allowContract }),
+    ...(session.openContract !== null && { OpenContract: session.openContract }),
     TotalAmount: money(session.totalAmount),
     ExpiresAt: session.expiresAt.toISOString(),
   };
-  if (session.billingProfileReference !== null) view.BillingProfileReference = session.billingProfileReference;
-  if (session.shipping) {
-    const shipping = session.shipping;
-    view.ShippingDetails = {
-      ShippingAmount: money(shipping.shippingAmount),
-      DutyAmount: money(shipping.dutyAmount),
-      Name: shipping.name,
-      Email: shipping.email,
-      Phone: shipping.phone,
-      Address: toAddressView(shipping.address),
-    };
-  }
-  if (session.taxAmount !== null) view.TaxAmount = money(session.taxAmount);
-  if (session.discounts) view.Discounts = session.discounts.map((d) => ({ Name: d.name, Amount: money(d.amount) }));
-  if (session.allowContract !== null) view.AllowContract = session.allowContract;
-  if (session.openContract !== null) view.OpenContract = session.openContract;
-  return view;
 }
 
 function toBillingProfileView(profile: BillingProfile): BillingProfileView {
