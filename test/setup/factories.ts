@@ -59,3 +59,29 @@ export const VALID_PROFILES: Record<string, Record<string, unknown>> = {
     Address: { Street: 'Unter den Linden 1', City: 'Berlin', Country: 'DE' },
   },
 };
+
+/**
+ * The valid billing profile of a country with some fields changed; an undefined value drops the field
+ * (JSON.stringify leaves it out), so `profileFor('BR', { BirthDate: undefined })` lacks BirthDate.
+ */
+export function profileFor(
+  country: string,
+  overrides: Record<string, unknown> = {},
+  address: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const base = VALID_PROFILES[country];
+  return { ...base, ...overrides, Address: { ...(base.Address as Record<string, unknown>), ...address } };
+}
+
+/** Valid ShippingDetails (to Toronto, CA); tests override the parts they are about. */
+export function shippingDetails(overrides: Record<string, unknown> = {}, address: Record<string, unknown> = {}) {
+  return {
+    ShippingAmount: 5,
+    DutyAmount: 2.5,
+    Name: 'Jo Doe',
+    Email: 'jo@example.com',
+    Phone: '+1 416 555 0100',
+    Address: { Street: '1 Main St', City: 'Toronto', Region: 'ON', Country: 'CA', Postcode: 'M5V 2T6', ...address },
+    ...overrides,
+  };
+}

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsUUID, ValidateNested } from 'class-validator';
-import { Amount, Flag, Nested, Pattern, RedirectUrl, Text } from '../../common/validation/validators';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, IsOptional, IsUUID, ValidateNested } from 'class-validator';
+import { Amount, Flag, Nested, NullAsAbsent, Pattern, RedirectUrl, Text } from '../../common/validation/validators';
 import { BillingProfileDto } from './billing-profile.dto';
 import { DiscountDto, ItemDto } from './item.dto';
 import { ShippingDetailsDto } from './shipping-details.dto';
@@ -27,6 +27,7 @@ export class SessionRequestDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
+  @IsObject({ each: true, message: 'must be a list of objects' })
   @ValidateNested({ each: true })
   @Type(() => ItemDto)
   Items: ItemDto[];
@@ -39,6 +40,7 @@ export class SessionRequestDto {
 
   @ApiProperty({ type: String, format: 'uuid', required: false, description: 'Id of an existing billing profile' })
   @IsOptional()
+  @NullAsAbsent()
   @IsUUID('all', { message: 'must be a UUID' })
   BillingProfileId?: string;
 
@@ -53,8 +55,10 @@ export class SessionRequestDto {
 
   @ApiProperty({ type: [DiscountDto], required: false, maxItems: 50 })
   @IsOptional()
+  @NullAsAbsent()
   @IsArray()
   @ArrayMaxSize(50)
+  @IsObject({ each: true, message: 'must be a list of objects' })
   @ValidateNested({ each: true })
   @Type(() => DiscountDto)
   Discounts?: DiscountDto[];

@@ -36,7 +36,9 @@ export function checkBillingProfile(
   const country = profile.Address.Country;
 
   if (birthDate !== null && !isPastCalendarDate(birthDate, today)) {
-    errors.push({ Field: `${PATH}.BirthDate`, Code: FieldErrorCode.Invalid, Message: `${PATH}.BirthDate must be a real date in the past` });
+    // Name the field as the request spelled it (the alias Birthdate when BirthDate was not sent).
+    const field = `${PATH}.${profile.BirthDate ? 'BirthDate' : 'Birthdate'}`;
+    errors.push({ Field: field, Code: FieldErrorCode.Invalid, Message: `${field} must be a real date in the past` });
   }
   if (country === 'BR' && birthDate === null) {
     errors.push({ Field: `${PATH}.BirthDate`, Code: FieldErrorCode.Missing, Message: `${PATH}.BirthDate is required for BR` });
