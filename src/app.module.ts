@@ -11,18 +11,21 @@ import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { SessionModule } from './session/session.module';
 import { TaxModule } from './tax/tax.module';
 
-@Module({})
+/** Feature modules are listed statically (where `nest g module` adds new ones); configuration is dynamic. */
+@Module({
+  imports: [DatabaseModule, AuthModule, SessionModule, CheckoutModule, TaxModule],
+  providers: [
+    { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+    { provide: APP_PIPE, useClass: AppValidationPipe },
+    // Only the HTTP service seeds the sandbox; the command line never creates anything by itself.
+    DemoSeeder,
+  ],
+})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, AuthModule, SessionModule, CheckoutModule, TaxModule],
-      providers: [
-        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
-        { provide: APP_PIPE, useClass: AppValidationPipe },
-        // Only the HTTP service seeds the sandbox; the command line never creates anything by itself.
-        DemoSeeder,
-      ],
+      imports: [ConfigModule.forRoot(config)],
     };
   }
 }
