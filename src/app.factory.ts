@@ -12,6 +12,8 @@ export async function createApp(config: AppConfig): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     logger: nestLogLevels(config.logLevel),
+    // Throw instead of process.exit, so that main.ts reports the cause and tests see it.
+    abortOnError: false,
   });
   app.disable('x-powered-by');
   app.use(jsonBodyParser(config.bodyLimit));

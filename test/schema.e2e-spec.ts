@@ -34,3 +34,29 @@ describe('Database schema and transactions', () => {
     expect(await t.dataSource.getRepository(BillingProfile).countBy({ reference: 'must-not-exist' })).toBe(0);
   });
 });
+
+describe('Identifiers compare exactly on every database', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('merchant references that differ in case, accents or trailing spaces are different references', async () => {
+    const m = await t.merchantUser();
+    for (const reference of ['Case-X', 'case-x', 'case-x ', 'cäse-x']) {
+      const res = await t.http().post('/v2.22/session').auth(m.username, m.password).send(sessionBody({ MerchantReference: reference }));
+      expect([reference, res.status]).toEqual([reference, 201]);
+      expect(res.body.MerchantReference).toBe(reference);
+    }
+  });
+
+  it('Idempotency-Keys are case-sensitive', async () => {
+    const m = await t.merchantUser();
+    const send = (key: string) =>
+      t.http().post('/v2.22/session').auth(m.username, m.password).set('Idempotency-Key', key).send(sessionBody());
+    expect((await send('KEY-1')).status).toBe(201);
+    expect((await send('key-1')).status).toBe(201);
+  });
+});

@@ -30,12 +30,14 @@ export async function dataSourceOptions(database: DatabaseConfig): Promise<DataS
       },
     };
   }
+  const flavour = await mysqlFlavour(database.url);
   return {
     ...common,
-    type: await mysqlFlavour(database.url),
+    type: flavour,
     url: database.url,
     timezone: 'Z',
-    charset: 'utf8mb4_unicode_ci',
+    // The connection's own collation (mysql2 knows a fixed list); columns use the database's exact one.
+    charset: 'utf8mb4_bin',
     supportBigNumbers: true,
     poolSize: database.poolSize,
     extra: { connectionLimit: database.poolSize },

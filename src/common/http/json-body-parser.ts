@@ -12,6 +12,9 @@ import { sendError } from '../errors/global-exception.filter';
  */
 export const MAX_JSON_DEPTH = 32;
 
+/** A UTF-16 surrogate without its pair (JSON allows the escape "\ud800"; it is not a Unicode character). */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
 /**
  * express.json with a size limit, whose errors (malformed JSON, too large) get the spec's error object:
  * body-parser reports them through next(err), which Nest's exception filters never see.
@@ -20,25 +23,30 @@ export function jsonBodyParser(limit: string) {
   const parse = json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
   return (request: Request, response: Response, next: NextFunction) =>
     parse(request, response, (error?: unknown) => {
-      if (!error && !nestedDeeperThan(request.body, MAX_JSON_DEPTH)) return next();
-      const known = error
-        ? fromFrameworkError(error)
-        : invalidRequest([
-            { Field: '$', Code: FieldErrorCode.Invalid, Message: `Request body is nested more than ${MAX_JSON_DEPTH} levels deep` },
-          ]);
+      const problem = error ? null : jsonBodyProblem(request.body);
+      if (!error && !problem) return next();
+      const known = error ? fromFrameworkError(error) : invalidRequest([{ Field: '$', Code: FieldErrorCode.Invalid, Message: problem! }]);
       const { status, body } = known ? toHttpError(known) : INTERNAL_ERROR;
       sendError(response, status, body);
     });
 }
 
-/** True when arrays/objects nest more than `limit` levels; walks without recursion, so any depth is safe. */
-export function nestedDeeperThan(value: unknown, limit: number): boolean {
+/**
+ * Why a parsed body is refused before any handler sees it, or null. Nesting deeper than MAX_JSON_DEPTH;
+ * an unpaired surrogate in a string or key (it cannot be stored as UTF-8: the databases would keep
+ * replacement characters instead, and validator's isEmail throws URIError on it, a 500).
+ * Walks without recursion, so any depth is safe.
+ */
+export function jsonBodyProblem(value: unknown): string | null {
   const pending: [unknown, number][] = [[value, 1]];
   while (pending.length > 0) {
     const [current, depth] = pending.pop()!;
+    if (typeof current === 'string' && UNPAIRED_SURROGATE.test(current)) {
+      return 'Request body contains a string that is not valid Unicode (an unpaired surrogate)';
+    }
     if (current === null || typeof current !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+    if (depth > MAX_JSON_DEPTH) return `Request body is nested more than ${MAX_JSON_DEPTH} levels deep`;
+    for (const [key, child] of Object.entries(current)) pending.push([key, depth], [child, depth + 1]);
   }
-  return false;
+  return null;
 }

@@ -20,11 +20,20 @@ const timestamp = (queryRunner: QueryRunner, name: string): TableColumnOptions =
   default: queryRunner.connection.options.type === 'better-sqlite3' ? "datetime('now')" : 'CURRENT_TIMESTAMP(6)',
 });
 
+/** Binary and NO PAD: trailing spaces count too. */
+export const exactCollation = (type: 'mysql' | 'mariadb') => (type === 'mariadb' ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin');
+
 /** Merchants, users, billing profiles, sessions and idempotency records. Written with the schema API so it runs on SQLite and MySQL. */
 export class InitialSchema1763800000000 implements MigrationInterface {
   name = 'InitialSchema1763800000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    const type = queryRunner.connection.options.type;
+    if (type === 'mysql' || type === 'mariadb') {
+      // References and idempotency keys must compare exactly (as on SQLite): "Order-1" is not "order-1 ".
+      // MySQL/MariaDB default to case- and accent-insensitive collations, so the tables get a binary one.
+      await queryRunner.query(`ALTER DATABASE CHARACTER SET utf8mb4 COLLATE ${exactCollation(type)}`);
+    }
     await queryRunner.createTable(
       new Table({
         name: 'merchant',
