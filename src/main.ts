@@ -6,7 +6,7 @@ import { ConfigError } from './common/config/env';
 async function bootstrap(): Promise<void> {
   const config = AppConfig.fromEnvironment();
   const app = await createApp(config);
-  await app.listen(config.port);
+  await (config.host ? app.listen(config.port, config.host) : app.listen(config.port));
   new Logger('Main').log(
     `Listening on port ${config.port} (${config.environment}, ${config.database.type}); API at ${config.publicUrl}/${config.currentApiVersion}, docs at ${config.publicUrl}/docs`,
   );

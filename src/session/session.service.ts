@@ -51,9 +51,16 @@ export class SessionService {
   }
 
   async get(principal: Principal, id: string): Promise<SessionView> {
-    const session = await this.findVisible(principal, id);
-    const profile = await this.dataSource.getRepository(BillingProfile).findOneByOrFail({ id: session.billingProfileId });
-    return toSessionView(session, profile);
+    // One round trip instead of two (session, then profile): the read path is the hottest one.
+    const query = this.dataSource
+      .getRepository(PaymentSession)
+      .createQueryBuilder('session')
+      .innerJoinAndMapOne('session.billingProfile', BillingProfile, 'profile', 'profile.id = session.billingProfileId')
+      .where('session.id = :id', { id });
+    if (principal.merchantId) query.andWhere('session.merchantId = :merchantId', { merchantId: principal.merchantId });
+    const found = (await query.getOne()) as (PaymentSession & { billingProfile: BillingProfile }) | null;
+    if (!found) throw new DomainError(ErrorCode.SessionNotFound);
+    return toSessionView(await this.applyExpiry(found), found.billingProfile);
   }
 
   /** Full replacement of a CREATED session; an update that overlaps another gets DUPLICATE_REQUEST. */
@@ -87,22 +94,7 @@ export class SessionService {
 
   /** CREATED → CANCELLED; any other state is INVALID_SESSION_STATE. */
   async cancel(principal: Principal, id: string): Promise<void> {
-    const now = new Date();
-    const result = await this.transactions.run((manager) =>
-      manager
-        .createQueryBuilder()
-        .update(PaymentSession)
-        .set({ state: SessionState.Cancelled })
-        .where('id = :id AND merchant_id = :merchantId AND state = :created AND expires_at > :now', {
-          id,
-          merchantId: principal.merchantId,
-          created: SessionState.Created,
-          now,
-        })
-        .andWhere('(update_lock_until IS NULL OR update_lock_until < :now)', { now })
-        .execute(),
-    );
-    if (result.affected === 1) return;
+    if (await this.updateIfMutable(principal, id, { state: SessionState.Cancelled })) return;
     await this.explainRefusal(principal, id, 'CANCELLED');
   }
 
@@ -111,13 +103,24 @@ export class SessionService {
    * Returns the lock's expiry, which identifies this update's hold on the row.
    */
   private async acquireUpdateLock(principal: Principal, id: string, action: string): Promise<Date> {
+    const lockUntil = new Date(Date.now() + UPDATE_LOCK_MS);
+    if (!(await this.updateIfMutable(principal, id, { updateLockUntil: lockUntil }))) {
+      await this.explainRefusal(principal, id, action);
+    }
+    return lockUntil;
+  }
+
+  /**
+   * Applies `changes` only if the merchant's session is CREATED, unexpired and not held by an update:
+   * one atomic statement, so the check and the write cannot be separated by another request or instance.
+   */
+  private async updateIfMutable(principal: Principal, id: string, changes: Partial<PaymentSession>): Promise<boolean> {
     const now = new Date();
-    const lockUntil = new Date(now.getTime() + UPDATE_LOCK_MS);
     const result = await this.transactions.run((manager) =>
       manager
         .createQueryBuilder()
         .update(PaymentSession)
-        .set({ updateLockUntil: lockUntil })
+        .set(changes)
         .where('id = :id AND merchant_id = :merchantId AND state = :created AND expires_at > :now', {
           id,
           merchantId: principal.merchantId,
@@ -127,8 +130,7 @@ export class SessionService {
         .andWhere('(update_lock_until IS NULL OR update_lock_until < :now)', { now })
         .execute(),
     );
-    if (result.affected !== 1) await this.explainRefusal(principal, id, action);
-    return lockUntil;
+    return result.affected === 1;
   }
 
   private async releaseUpdateLock(id: string, lockUntil: Date): Promise<void> {

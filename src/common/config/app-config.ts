@@ -7,6 +7,7 @@ export type DatabaseConfig =
 /** Typed configuration built once from the validated environment. */
 export class AppConfig {
   readonly port: number;
+  readonly host: string | undefined;
   readonly environment: 'sandbox' | 'production';
   readonly publicUrl: string;
   readonly logLevel: string;
@@ -20,6 +21,7 @@ export class AppConfig {
 
   constructor(env: Env) {
     this.port = env.PORT ?? 3000;
+    this.host = env.HOST;
     this.environment = env.APP_ENV ?? 'sandbox';
     this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${this.port}`).replace(/\/+$/, '');
     this.logLevel = env.LOG_LEVEL ?? 'info';

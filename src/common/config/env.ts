@@ -6,6 +6,10 @@ export class Env {
   @IsOptional() @IsInt() @Min(0) @Max(65535)
   PORT?: number;
 
+  /** Interface to listen on; unset = every interface (Node's default). */
+  @IsOptional() @Matches(/^[\w.:-]+$/, { message: 'must be a host name or an IP address' })
+  HOST?: string;
+
   @IsOptional() @IsString()
   @Matches(/^(sqlite:.+|mysql:\/\/.+)$/, {
     message: 'must be sqlite:PATH, sqlite::memory: or mysql://user:pass@host:port/db',
@@ -70,6 +74,7 @@ export function validateEnv(raw: Record<string, string | undefined>): Env {
 /** Lists the variable names so that only known keys are read (class-validator needs instances). */
 class EnvKeys implements Required<Record<keyof Env, true>> {
   PORT = true as const;
+  HOST = true as const;
   DATABASE_URL = true as const;
   APP_ENV = true as const;
   PUBLIC_URL = true as const;

@@ -1,0 +1,864 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * Load benchmark of the session API: `npm run bench [-- --db mysql|sqlite] [--duration N] [--connections N]`.
+ *
+ * For each database (MariaDB, then SQLite) it creates a fresh database, a merchant and a user (through the
+ * CLI), starts `node dist/main.js` on a free loopback port, warms up, then measures with autocannon:
+ *   create   POST /v2.22/session, a unique MerchantReference per request
+ *   retrieve GET  /v2.22/session/{id}, rotating over a pool of sessions created beforehand
+ * while sampling the service's resident memory. It prints a table and writes bench-results/latest.json.
+ *
+ * It reports, it does not gate: exit 0 when the runs happened (targets missed or not, non-2xx or not),
+ * non-zero only when a service failed to start or a run errored. Everything stays on 127.0.0.1, every
+ * phase is time-bounded, and child processes are killed on exit, on failure and on Ctrl-C.
+ *
+ * Besides latency and throughput it records the service's CPU time per request, which is the figure to
+ * compare changes by when other work shares the machine. BENCH_NODE_OPTIONS passes extra node flags to
+ * the service, e.g. BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" for a CPU profile.
+ */
+const { spawn, spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const ROOT = path.join(__dirname, '..');
+const API = '/v2.22';
+const HOST = '127.0.0.1';
+const MYSQL_ADMIN = { host: HOST, port: 3306, user: 'root', password: '' };
+const MYSQL_DATABASE = 'payments_bench';
+const MYSQL_POOL_SIZE = '32';
+const RETRIEVE_POOL = 200;
+const WARMUP_SECONDS = 3;
+const RSS_SAMPLE_MS = 500;
+const STARTUP_TIMEOUT_MS = 90_000;
+const CLI_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 10_000;
+const TARGETS = {
+  retrieve: { rps: 1500, p99Ms: 25 },
+  create: { rps: 400, p99Ms: 75 },
+  rssMb: 300,
+};
+/** Variables the service reads: never inherited from the caller's shell, so runs are comparable. */
+const APP_VARIABLES = [
+  'PORT', 'HOST', 'DATABASE_URL', 'APP_ENV', 'PUBLIC_URL', 'LOG_LEVEL', 'API_VERSIONS', 'SESSION_TTL_SECONDS',
+  'CREDENTIAL_CACHE_TTL_SECONDS', 'BODY_LIMIT', 'DB_POOL_SIZE', 'IDEMPOTENCY_TTL_SECONDS',
+];
+/** The node flags `npm start` gives the service (e.g. its heap ceiling): the bench runs it the same way. */
+const START_NODE_FLAGS = require(path.join(__dirname, '..', 'package.json')).scripts.start
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
+
+// ---------------------------------------------------------------------------------------------------------
+// Command line
+
+function parseCommandLine(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      db: { type: 'string' },
+      duration: { type: 'string', default: '15' },
+      connections: { type: 'string', default: '32' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write('usage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS (15)] [--connections N (32)]\n');
+    process.exit(0);
+  }
+  const integer = (name, min, max) => {
+    const value = Number(values[name]);
+    if (!/^\d+$/.test(values[name]) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
+    return value;
+  };
+  const dbs = values.db === undefined ? ['mysql', 'sqlite'] : [values.db === 'mariadb' ? 'mysql' : values.db];
+  if (!['mysql', 'sqlite'].includes(dbs[0])) throw new UsageError('--db must be mysql or sqlite');
+  return { dbs, duration: integer('duration', 1, 600), connections: integer('connections', 1, 1000) };
+}
+
+class UsageError extends Error {}
+
+// ---------------------------------------------------------------------------------------------------------
+// Children and cleanup: whatever happens, no service or CLI process outlives this script.
+
+const children = new Set();
+const cleanups = new Map(); // name -> async function, run once on the way out
+let finished = false;
+
+function track(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+function killAllChildren(signal) {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        child.kill(signal);
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+async function runCleanups() {
+  for (const [name, cleanup] of [...cleanups]) {
+    cleanups.delete(name);
+    try {
+      await withTimeout(cleanup(), 10_000, `cleanup ${name}`);
+    } catch (error) {
+      log(`warning: cleanup ${name} failed: ${messageOf(error)}`);
+    }
+  }
+}
+
+async function abort(reason, code) {
+  if (finished) return;
+  finished = true;
+  log(`\n${reason}: stopping the services and cleaning up`);
+  killAllChildren('SIGKILL');
+  await runCleanups();
+  process.exit(code);
+}
+
+process.on('exit', () => killAllChildren('SIGKILL'));
+process.on('SIGINT', () => void abort('interrupted', 130));
+process.on('SIGTERM', () => void abort('terminated', 143));
+process.on('beforeExit', () => {
+  // The event loop emptied while main() still awaited something: never exit 0 by accident.
+  if (!finished) {
+    log('error: benchmark stalled');
+    process.exitCode = 1;
+  }
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Small helpers
+
+function log(line) {
+  process.stderr.write(`${line}\n`);
+}
+
+function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${Math.round(ms / 1000)} s`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+function baseEnv(overrides) {
+  const env = { ...process.env };
+  for (const name of APP_VARIABLES) delete env[name];
+  return { ...env, ...overrides };
+}
+
+/** Keeps the last lines a child wrote, to show when it fails. */
+function tailOf(stream, limit = 40) {
+  const tail = { lines: [], total: 0, partial: '' };
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    const parts = (tail.partial + chunk).split('\n');
+    tail.partial = parts.pop();
+    for (const line of parts) {
+      tail.total++;
+      tail.lines.push(line);
+      if (tail.lines.length > limit) tail.lines.shift();
+    }
+  });
+  return tail;
+}
+
+function tailText(tail) {
+  return [...tail.lines, tail.partial].filter(Boolean).map((l) => `    | ${l}`).join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Build
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuilt() {
+  const main = path.join(ROOT, 'dist', 'main.js');
+  const built = fs.existsSync(main) ? fs.statSync(main).mtimeMs : 0;
+  if (built && built >= newestMtime(path.join(ROOT, 'src'))) return;
+  log(built ? 'dist/ is older than src/: building (npx nest build)' : 'dist/main.js is missing: building (npx nest build)');
+  const result = spawnSync('npx', ['nest', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], timeout: 300_000 });
+  if (result.status !== 0 || !fs.existsSync(main)) {
+    throw new Error(`npx nest build failed (${result.error ? result.error.message : `exit ${result.status ?? result.signal}`})`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Databases
+
+function mysql() {
+  return require(path.join(ROOT, 'node_modules', 'mysql2', 'promise'));
+}
+
+async function mysqlAdmin(sql) {
+  const connection = await mysql().createConnection({ ...MYSQL_ADMIN, connectTimeout: 10_000 });
+  try {
+    for (const statement of sql) await connection.query(statement);
+  } finally {
+    await connection.end();
+  }
+}
+
+/** Returns { url, drop } for a fresh, empty database of that kind. */
+async function freshDatabase(kind) {
+  if (kind === 'mysql') {
+    await mysqlAdmin([
+      `DROP DATABASE IF EXISTS \`${MYSQL_DATABASE}\``,
+      `CREATE DATABASE \`${MYSQL_DATABASE}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    ]);
+    return {
+      url: `mysql://${MYSQL_ADMIN.user}@${MYSQL_ADMIN.host}:${MYSQL_ADMIN.port}/${MYSQL_DATABASE}`,
+      label: `MariaDB ${MYSQL_DATABASE} (pool ${MYSQL_POOL_SIZE})`,
+      env: { DB_POOL_SIZE: MYSQL_POOL_SIZE },
+      drop: () => mysqlAdmin([`DROP DATABASE IF EXISTS \`${MYSQL_DATABASE}\``]),
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-bench-'));
+  const file = path.join(dir, 'bench.sqlite');
+  return {
+    url: `sqlite:${file}`,
+    label: `SQLite ${file}`,
+    env: {},
+    drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// CLI and service processes
+
+/** Runs `node scripts/cli.js ...args` and parses the one JSON line it prints. */
+function runCli(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = track(spawn(process.execPath, [path.join(ROOT, 'scripts', 'cli.js'), ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), CLI_TIMEOUT_MS);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const line = stdout.trim().split('\n').pop();
+      if (code !== 0) return reject(new Error(`cli ${args.slice(0, 2).join(' ')} failed (${code ?? signal}): ${stderr.trim() || stdout.trim()}`));
+      try {
+        resolve(JSON.parse(line));
+      } catch {
+        reject(new Error(`cli ${args.slice(0, 2).join(' ')} printed no JSON line: ${stdout.trim()}`));
+      }
+    });
+  });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, HOST, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function httpRequest(port, method, pathname, { headers = {}, body, agent, timeoutMs = 5000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    const request = http.request(
+      {
+        host: HOST,
+        port,
+        method,
+        path: pathname,
+        agent,
+        headers: payload ? { ...headers, 'content-type': 'application/json', 'content-length': payload.length } : headers,
+        timeout: timeoutMs,
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode, text }));
+        response.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error(`${method} ${pathname} timed out`)));
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+/** Starts `node dist/main.js` bound to loopback and resolves once it answers HTTP. */
+async function startService(database) {
+  const port = await freePort();
+  const env = baseEnv({
+    PORT: String(port),
+    HOST, // loopback only: the benchmark never exposes the service
+    APP_ENV: 'sandbox',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: database.url,
+    PUBLIC_URL: `http://${HOST}:${port}`,
+    NO_COLOR: '1',
+    ...database.env,
+  });
+  const extra = process.env.BENCH_NODE_OPTIONS ? process.env.BENCH_NODE_OPTIONS.split(/\s+/).filter(Boolean) : [];
+  const child = track(spawn(process.execPath, [...START_NODE_FLAGS, ...extra, path.join(ROOT, 'dist', 'main.js')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }));
+  const output = { stdout: tailOf(child.stdout), stderr: tailOf(child.stderr) };
+  let exited = null;
+  child.once('exit', (code, signal) => (exited = { code, signal }));
+  child.once('error', (error) => (exited = { error }));
+
+  const describeExit = () => {
+    const how = exited.error ? exited.error.message : `exit ${exited.code ?? exited.signal}`;
+    return `service exited during startup (${how})\n${tailText(output.stderr)}\n${tailText(output.stdout)}`;
+  };
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  for (;;) {
+    if (exited) throw new Error(describeExit());
+    try {
+      // Any HTTP answer means it is listening (the OpenAPI document needs no auth and logs nothing).
+      await httpRequest(port, 'GET', '/openapi.json', { timeoutMs: 1000 });
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`service did not answer HTTP within ${STARTUP_TIMEOUT_MS / 1000} s\n${tailText(output.stderr)}`);
+      }
+      await sleep(200);
+    }
+  }
+  if (exited) throw new Error(describeExit());
+  return { child, port, output, exitInfo: () => exited };
+}
+
+async function stopService(service) {
+  const { child } = service;
+  if (child.exitCode !== null || child.signalCode !== null) return service.exitInfo();
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    log('  service ignored SIGTERM for 10 s: SIGKILL');
+    child.kill('SIGKILL');
+  }, STOP_TIMEOUT_MS);
+  const result = await exited;
+  clearTimeout(timer);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Resident memory (VmRSS, /proc/<pid>/status) and CPU time (/proc/<pid>/stat) of the service
+
+const CLOCK_TICKS = (() => {
+  const result = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  return Number(result.stdout) > 0 ? Number(result.stdout) : 100;
+})();
+
+/** Share of all CPUs busy over `ms` (from /proc/stat), to tell whether something else loads the machine. */
+async function systemBusyPercent(ms) {
+  const read = () => {
+    const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const idle = ticks[3] + (ticks[4] || 0);
+    return { idle, total: ticks.reduce((a, b) => a + b, 0) };
+  };
+  try {
+    const before = read();
+    await sleep(ms);
+    const after = read();
+    const total = after.total - before.total;
+    return total > 0 ? Math.round((100 * (total - (after.idle - before.idle))) / total) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat; null if unreadable. */
+function cpuSecondsOf(pid) {
+  try {
+    // Fields after the ")" that ends the command name: state is field 3, utime 14, stime 15.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** The local MariaDB/MySQL server process, to report its CPU use too (null when not found). */
+function databaseServerPid() {
+  try {
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (/^(mariadbd|mysqld)$/.test(fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) return Number(entry);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    // no /proc
+  }
+  return null;
+}
+
+class ProcessSampler {
+  constructor(pid, databasePid = null) {
+    this.pid = pid;
+    this.databasePid = databasePid;
+    this.overallMaxKb = 0;
+    this.windowMaxKb = 0;
+    this.windowStart = this.cpuMark();
+    this.timer = setInterval(() => this.sample(), RSS_SAMPLE_MS);
+    this.sample();
+  }
+
+  sample() {
+    try {
+      const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${this.pid}/status`, 'utf8'));
+      if (!match) return;
+      const kb = Number(match[1]);
+      this.overallMaxKb = Math.max(this.overallMaxKb, kb);
+      this.windowMaxKb = Math.max(this.windowMaxKb, kb);
+    } catch {
+      // process gone or no /proc: leave the maxima as they are
+    }
+  }
+
+  /** CPU seconds (user + system) of the service, of the database server, of this process (the load generator). */
+  cpuMark() {
+    const own = process.cpuUsage();
+    return {
+      service: cpuSecondsOf(this.pid),
+      database: this.databasePid ? cpuSecondsOf(this.databasePid) : null,
+      generator: (own.user + own.system) / 1e6,
+      wall: performance.now() / 1000,
+    };
+  }
+
+  /** Starts a new measurement window and returns the previous one: max RSS in MB, CPU use in % of one core. */
+  window() {
+    this.sample();
+    const mark = this.cpuMark();
+    const wall = mark.wall - this.windowStart.wall;
+    const percent = (key) => {
+      const a = this.windowStart[key];
+      const b = mark[key];
+      return a === null || b === null || wall <= 0 ? null : Math.round((100 * (b - a)) / wall);
+    };
+    const result = {
+      maxRssMb: this.windowMaxKb / 1024,
+      serviceCpuPercent: percent('service'),
+      databaseCpuPercent: percent('database'),
+      generatorCpuPercent: percent('generator'),
+    };
+    this.windowMaxKb = 0;
+    this.windowStart = mark;
+    return result;
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.sample();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Requests
+
+let referenceCounter = 0;
+const RUN_TAG = crypto.randomBytes(3).toString('hex');
+
+/** The valid body of test/setup/factories.ts sessionBody(), with a MerchantReference unique per request. */
+function sessionBody() {
+  return {
+    MerchantReference: `bench-${RUN_TAG}-${++referenceCounter}-${Math.random().toString(36).slice(2, 8)}`,
+    AutoCapture: true,
+    CompleteUrl: 'https://shop.example.com/complete?session={SessionId}',
+    CancelUrl: 'https://shop.example.com/cart',
+    Currency: 'USD',
+    Items: [{ Name: 'T-shirt', Amount: 19.99, Quantity: 1 }],
+    BillingProfile: {
+      Name: 'Jo Doe',
+      Email: 'jo@example.com',
+      Address: { Street: '1 Main St', City: 'Toronto', Region: 'ON', Country: 'CA', Postcode: 'M5V 2T6' },
+    },
+  };
+}
+
+/** Creates the sessions the retrieve scenario rotates over, 8 at a time. */
+async function createSessionPool(port, authorization, size) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  const ids = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < size) {
+      next++;
+      const { status, text } = await httpRequest(port, 'POST', `${API}/session`, {
+        headers: { authorization, accept: 'application/json' },
+        body: sessionBody(),
+        agent,
+      });
+      if (status !== 201) throw new Error(`creating the retrieve pool: POST ${API}/session answered ${status}: ${text.slice(0, 300)}`);
+      ids.push(JSON.parse(text).SessionId);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: 8 }, worker));
+  } finally {
+    agent.destroy();
+  }
+  // Check one round trip end to end before measuring.
+  const check = await httpRequest(port, 'GET', `${API}/session/${ids[0]}`, { headers: { authorization } });
+  if (check.status !== 200 || JSON.parse(check.text).SessionId !== ids[0]) {
+    throw new Error(`GET ${API}/session/${ids[0]} answered ${check.status}: ${check.text.slice(0, 300)}`);
+  }
+  return ids;
+}
+
+const SCENARIOS = {
+  create: (authorization) => ({
+    method: 'POST',
+    path: `${API}/session`,
+    headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+    // Called for every request: a new body each time, so no MerchantReference repeats.
+    setupRequest: (request) => {
+      request.body = JSON.stringify(sessionBody());
+      return request;
+    },
+  }),
+  retrieve: (authorization, ids) => {
+    let next = 0;
+    return {
+      method: 'GET',
+      path: `${API}/session/${ids[0]}`,
+      headers: { authorization, accept: 'application/json' },
+      setupRequest: (request) => {
+        request.path = `${API}/session/${ids[next++ % ids.length]}`;
+        return request;
+      },
+    };
+  },
+};
+
+/** One autocannon run; non-2xx answers are counted by autocannon, a few of their bodies kept here. */
+function runAutocannon({ port, scenario, authorization, ids, connections, duration }) {
+  const autocannon = require('autocannon');
+  const failures = { samples: [], byStatus: {} };
+  const request = {
+    ...SCENARIOS[scenario](authorization, ids),
+    onResponse: (status, body) => {
+      if (status >= 200 && status < 300) return;
+      failures.byStatus[status] = (failures.byStatus[status] ?? 0) + 1;
+      if (failures.samples.length < 5) failures.samples.push(`${status} ${String(body).slice(0, 300)}`);
+    },
+  };
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: `http://${HOST}:${port}`,
+        connections,
+        duration,
+        timeout: 10,
+        requests: [request],
+      },
+      (error, result) => (error ? reject(error) : resolve({ result, failures })),
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// One database target
+
+async function benchTarget(kind, options) {
+  const rows = [];
+  const target = { db: kind, label: null, machineBusyBeforePercent: null, startupMs: null, rows, serviceExit: null, error: null, overallMaxRssMb: null };
+  let service = null;
+  let sampler = null;
+  const dbCleanupName = `${kind} database`;
+  try {
+    log(`\n=== ${kind === 'mysql' ? 'MariaDB' : 'SQLite'} ===`);
+    target.machineBusyBeforePercent = await systemBusyPercent(2000);
+    if (target.machineBusyBeforePercent !== null) {
+      const busy = target.machineBusyBeforePercent >= 15;
+      log(`  CPU busy before starting: ${target.machineBusyBeforePercent}% of ${os.cpus().length} CPUs` +
+        (busy ? ' -- WARNING: something else is loading this machine, the figures will be low and noisy' : ''));
+    }
+    const database = await freshDatabase(kind);
+    cleanups.set(dbCleanupName, database.drop);
+    target.label = database.label;
+    log(`  database: ${database.label}`);
+
+    const cliEnv = baseEnv({ DATABASE_URL: database.url, APP_ENV: 'sandbox', LOG_LEVEL: 'warn', ...database.env });
+    const merchant = await runCli(['merchant', 'create', '--name', `Bench ${RUN_TAG}`], cliEnv);
+    const username = `bench-${RUN_TAG}`;
+    const password = crypto.randomBytes(18).toString('base64url');
+    await runCli(['user', 'create', '--username', username, '--password', password, '--merchant', merchant.MerchantId], cliEnv);
+    const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+    log(`  merchant ${merchant.MerchantId}, user ${username}`);
+
+    const started = Date.now();
+    service = await startService(database);
+    cleanups.set(`${kind} service`, () => stopService(service));
+    target.startupMs = Date.now() - started;
+    log(`  service pid ${service.child.pid} on http://${HOST}:${service.port} (answered after ${target.startupMs} ms)`);
+    sampler = new ProcessSampler(service.child.pid, kind === 'mysql' ? databaseServerPid() : null);
+
+    const ids = await createSessionPool(service.port, authorization, RETRIEVE_POOL);
+    log(`  created ${ids.length} sessions for the retrieve pool`);
+
+    const base = { port: service.port, authorization, ids, connections: options.connections };
+    const warmup = Math.min(WARMUP_SECONDS, options.duration);
+    for (const scenario of ['create', 'retrieve']) {
+      const { result } = await runAutocannon({ ...base, scenario, duration: warmup });
+      log(`  warm-up ${scenario}: ${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx, ${result.errors} errors`);
+    }
+
+    for (const scenario of ['create', 'retrieve']) {
+      await sleep(1000);
+      log(`  measuring ${scenario}: ${options.connections} connections for ${options.duration} s ...`);
+      sampler.window();
+      const { result, failures } = await runAutocannon({ ...base, scenario, duration: options.duration });
+      const row = toRow(kind, scenario, result, failures, sampler.window());
+      rows.push(row);
+      log(`    ${row.requestsPerSecond} req/s, p50 ${row.latencyMs.p50} ms, p99 ${row.latencyMs.p99} ms, ` +
+        `${row.non2xx} non-2xx, ${row.errors} errors, max RSS ${row.maxRssMb} MB, ` +
+        `CPU % of one core: service ${row.serviceCpuPercent} (${row.serviceCpuMsPerRequest} ms per request)` +
+        (row.databaseServerCpuPercent === null ? '' : `, mariadbd ${row.databaseServerCpuPercent}`) +
+        `, load generator ${row.generatorCpuPercent}`);
+      for (const sample of failures.samples) log(`    non-2xx: ${sample}`);
+      if (service.exitInfo()) throw new Error(`service exited during the ${scenario} run\n${tailText(service.output.stderr)}`);
+    }
+  } catch (error) {
+    target.error = messageOf(error);
+    log(`  ERROR: ${target.error}`);
+  } finally {
+    if (sampler) {
+      sampler.stop();
+      target.overallMaxRssMb = round1(sampler.overallMaxKb / 1024);
+    }
+    if (service) {
+      cleanups.delete(`${kind} service`);
+      target.serviceExit = await stopService(service);
+      const logged = service.output.stderr.total + service.output.stdout.total;
+      if (logged > 0) log(`  the service wrote ${logged} log lines; last ones:\n${tailText(service.output.stderr) || tailText(service.output.stdout)}`);
+    }
+    if (cleanups.has(dbCleanupName)) {
+      const drop = cleanups.get(dbCleanupName);
+      cleanups.delete(dbCleanupName);
+      try {
+        await withTimeout(drop(), 10_000, 'dropping the database');
+        log(`  dropped the bench database`);
+      } catch (error) {
+        log(`  warning: could not drop the bench database: ${messageOf(error)}`);
+      }
+    }
+  }
+  return target;
+}
+
+function round1(value) {
+  return Math.round(value * 10) / 10;
+}
+
+function toRow(db, scenario, result, failures, { maxRssMb, serviceCpuPercent, databaseCpuPercent, generatorCpuPercent }) {
+  const goal = TARGETS[scenario];
+  const row = {
+    db,
+    scenario,
+    connections: result.connections,
+    durationSeconds: round1(result.duration),
+    requestsTotal: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.average),
+    latencyMs: {
+      average: round1(result.latency.average),
+      p50: round1(result.latency.p50),
+      p90: round1(result.latency.p90),
+      p99: round1(result.latency.p99),
+      max: round1(result.latency.max),
+    },
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)])),
+    non2xxSamples: failures.samples,
+    maxRssMb: round1(maxRssMb),
+    serviceCpuPercent,
+    // CPU per request hardly depends on what else runs on the machine: the figure to compare changes by.
+    serviceCpuMsPerRequest: serviceCpuPercent === null || !result.requests.total
+      ? null
+      : Math.round((serviceCpuPercent * 10 * result.duration * 1000) / result.requests.total) / 1000,
+    databaseServerCpuPercent: databaseCpuPercent,
+    generatorCpuPercent,
+    target: { requestsPerSecond: goal.rps, p99Ms: goal.p99Ms, maxRssMb: TARGETS.rssMb },
+  };
+  const misses = [];
+  if (row.requestsPerSecond < goal.rps) misses.push('req/s');
+  if (row.latencyMs.p99 > goal.p99Ms) misses.push('p99');
+  if (row.maxRssMb > TARGETS.rssMb) misses.push('RSS');
+  row.meetsTargets = misses.length === 0;
+  row.missed = misses;
+  row.hasErrors = row.non2xx > 0 || row.errors > 0;
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Report
+
+function table(headers, lines) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)));
+  const numeric = headers.map((_, i) => lines.every((l) => /^[\d.,]+$/.test(String(l[i]))));
+  const format = (cells) => cells.map((c, i) => (numeric[i] ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  ');
+  return [format(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(format)].join('\n');
+}
+
+function report(targets, options) {
+  const lines = [];
+  for (const target of targets) {
+    for (const row of target.rows) {
+      const verdict = row.hasErrors
+        ? `ERRORS (${row.non2xx} non-2xx, ${row.errors} errors)`
+        : row.meetsTargets ? 'meets targets' : `below target (${row.missed.join(', ')})`;
+      lines.push([
+        row.db === 'mysql' ? 'mariadb' : 'sqlite',
+        row.scenario,
+        row.connections,
+        row.durationSeconds,
+        row.requestsPerSecond.toLocaleString('en-US'),
+        row.latencyMs.p50,
+        row.latencyMs.p99,
+        row.non2xx,
+        row.errors,
+        row.maxRssMb,
+        row.serviceCpuPercent ?? '?',
+        row.serviceCpuMsPerRequest ?? '?',
+        row.databaseServerCpuPercent ?? '-',
+        `>=${row.target.requestsPerSecond} req/s, p99<=${row.target.p99Ms}`,
+        verdict,
+      ]);
+    }
+    if (target.error) lines.push([target.db === 'mysql' ? 'mariadb' : 'sqlite', 'FAILED', '', '', '', '', '', '', '', '', '', '', '', '', target.error.split('\n')[0]]);
+  }
+  const out = [
+    '',
+    `Benchmark (${options.connections} connections, ${options.duration} s per scenario, node ${process.version}, ${os.cpus().length} CPUs; load generator, service and database share this machine)` +
+      (process.env.BENCH_NODE_OPTIONS ? `\nService node flags: ${process.env.BENCH_NODE_OPTIONS}` : ''),
+    table(['db', 'scenario', 'conns', 'dur s', 'req/s avg', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'max RSS MB', 'svc CPU %', 'svc CPU ms/req', 'db CPU %', 'target', 'result'], lines),
+    '',
+    `Targets: retrieve >= ${TARGETS.retrieve.rps.toLocaleString('en-US')} req/s with p99 <= ${TARGETS.retrieve.p99Ms} ms; ` +
+      `create >= ${TARGETS.create.rps} req/s with p99 <= ${TARGETS.create.p99Ms} ms; service RSS <= ${TARGETS.rssMb} MB.`,
+    'svc CPU % / db CPU % = CPU time of the service / of mariadbd during the run, in % of one core (the service runs its JavaScript on one);',
+    'svc CPU ms/req = service CPU time per request, the figure least disturbed by other load when comparing changes.',
+  ];
+  const busy = targets.filter((t) => t.machineBusyBeforePercent >= 15);
+  if (busy.length) {
+    out.push(`WARNING: the machine was already ${busy.map((t) => `${t.machineBusyBeforePercent}%`).join(' / ')} busy before ` +
+      `${busy.map((t) => t.db).join(' / ')} started: other work competed for the CPUs, treat those figures as a lower bound.`);
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+function writeResults(targets, options) {
+  const dir = path.join(ROOT, 'bench-results');
+  fs.mkdirSync(dir, { recursive: true });
+  let commit = null;
+  const git = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+  if (git.status === 0) commit = git.stdout.trim();
+  const file = path.join(dir, 'latest.json');
+  const document = {
+    finishedAt: new Date().toISOString(),
+    commit,
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? null,
+    options,
+    serviceNodeOptions: process.env.BENCH_NODE_OPTIONS || null,
+    targets: TARGETS,
+    results: targets,
+  };
+  fs.writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
+  process.stdout.write(`Results written to ${path.relative(ROOT, file)}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function main() {
+  let options;
+  try {
+    options = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    log(`error: ${messageOf(error)}\nusage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS] [--connections N]`);
+    return 2;
+  }
+  // A hard bound on the whole run, whatever hangs.
+  const budgetMs = options.dbs.length * (2 * CLI_TIMEOUT_MS + STARTUP_TIMEOUT_MS + (2 * options.duration + 2 * WARMUP_SECONDS + 60) * 1000) + 300_000;
+  setTimeout(() => void abort(`error: the benchmark exceeded its ${Math.round(budgetMs / 1000)} s budget`, 1), budgetMs).unref();
+
+  ensureBuilt();
+  const targets = [];
+  for (const kind of options.dbs) {
+    if (finished) break;
+    targets.push(await benchTarget(kind, options));
+  }
+  report(targets, options);
+  writeResults(targets, options);
+  const failed = targets.filter((t) => t.error);
+  if (failed.length) log(`\n${failed.length} target(s) failed: ${failed.map((t) => t.db).join(', ')}`);
+  return failed.length ? 1 : 0;
+}
+
+main().then(
+  async (code) => {
+    if (finished) return;
+    finished = true;
+    await runCleanups();
+    process.exit(code);
+  },
+  async (error) => {
+    if (finished) return;
+    finished = true;
+    log(`error: ${error instanceof Error ? error.stack : error}`);
+    killAllChildren('SIGKILL');
+    await runCleanups();
+    process.exit(1);
+  },
+);
