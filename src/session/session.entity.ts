@@ -91,6 +91,9 @@ export class PaymentSession {
   @Column({ name: 'tax_amount', type: 'bigint', nullable: true, transformer: bigintToNumber })
   taxAmount: number | null;
 
+  @Column({ name: 'tax_quote_id', type: 'varchar', length: 36, nullable: true })
+  taxQuoteId: string | null;
+
   @Column({ name: 'total_amount', type: 'bigint', transformer: bigintToNumber })
   totalAmount: number;
 

@@ -32,6 +32,7 @@ export function toSessionView(session: PaymentSession, profile: BillingProfile):
       },
     }),
     ...(session.taxAmount !== null && { TaxAmount: money(session.taxAmount) }),
+    ...(session.taxQuoteId !== null && { TaxQuoteId: session.taxQuoteId }),
     ...(session.discounts && { Discounts: session.discounts.map((d) => ({ Name: d.name, Amount: money(d.amount) })) }),
     ...(session.allowContract !== null && { AllowContract: session.allowContract }),
     ...(session.openContract !== null && { OpenContract: session.openContract }),

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { IdempotencyModule } from '../common/idempotency/idempotency.module';
+import { TaxModule } from '../tax/tax.module';
 import { SessionController } from './session.controller';
 import { SessionService } from './session.service';
 
 @Module({
-  imports: [AuthModule, IdempotencyModule],
+  imports: [AuthModule, IdempotencyModule, TaxModule],
   controllers: [SessionController],
   providers: [SessionService],
   exports: [SessionService],

@@ -12,7 +12,8 @@ import { BillingProfile } from './billing-profile.entity';
 import { resolveBillingProfile } from './billing-profiles';
 import { SessionRequestDto } from './dto/session-request.dto';
 import { SessionView } from './dto/session-response.dto';
-import { checkSessionRequest, SessionInput } from './rules/session-input';
+import { TaxQuoteService } from '../tax/tax-quote.service';
+import { checkSessionRequest, QuotedTax, SessionInput } from './rules/session-input';
 import { PaymentSession } from './session.entity';
 import { toSessionView } from './session.mapper';
 import { SessionState } from './session-state';
@@ -27,12 +28,13 @@ export class SessionService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
     private readonly config: AppConfig,
+    private readonly taxQuotes: TaxQuoteService,
   ) {}
 
   async create(principal: Principal, dto: SessionRequestDto): Promise<SessionView> {
     const merchantId = principal.merchantId!;
     const now = new Date();
-    const input = checkSessionRequest(dto, now);
+    const input = checkSessionRequest(dto, now, await this.quoteNamedBy(merchantId, dto));
     return this.transactions.run(async (manager) => {
       const profile = await resolveBillingProfile(manager, merchantId, input.billing);
       const session = manager.getRepository(PaymentSession).create({
@@ -66,7 +68,7 @@ export class SessionService {
   /** Full replacement of a CREATED session; an update that overlaps another gets DUPLICATE_REQUEST. */
   async update(principal: Principal, id: string, dto: SessionRequestDto): Promise<SessionView> {
     const merchantId = principal.merchantId!;
-    const input = checkSessionRequest(dto, new Date());
+    const input = checkSessionRequest(dto, new Date(), await this.quoteNamedBy(merchantId, dto));
     const lockUntil = await this.acquireUpdateLock(principal, id, 'UPDATED');
     try {
       return await this.transactions.run(async (manager) => {
@@ -90,6 +92,11 @@ export class SessionService {
       await this.releaseUpdateLock(id, lockUntil);
       throw error;
     }
+  }
+
+  private async quoteNamedBy(merchantId: string, dto: SessionRequestDto): Promise<QuotedTax | null> {
+    if (dto.TaxQuoteId === undefined || typeof dto.TaxQuoteId !== 'string') return null;
+    return this.taxQuotes.findSummary(merchantId, dto.TaxQuoteId.toLowerCase());
   }
 
   /** CREATED → CANCELLED; any other state is INVALID_SESSION_STATE. */
@@ -196,6 +203,7 @@ function sessionColumns(input: SessionInput, profile: BillingProfile): Partial<P
     discounts: input.discounts,
     shipping: input.shipping,
     taxAmount: input.taxAmount,
+    taxQuoteId: input.taxQuoteId,
     totalAmount: input.totalAmount,
   };
 }

@@ -3,5 +3,6 @@ import { User } from '../../auth/user.entity';
 import { BillingProfile } from '../../session/billing-profile.entity';
 import { PaymentSession } from '../../session/session.entity';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity';
+import { TaxQuote } from '../../tax/tax-quote.entity';
 
-export const ENTITIES = [Merchant, User, BillingProfile, PaymentSession, IdempotencyRecord];
+export const ENTITIES = [Merchant, User, BillingProfile, PaymentSession, IdempotencyRecord, TaxQuote];

@@ -9,6 +9,7 @@ export enum ErrorCode {
   NotFound = 'NOT_FOUND',
   SessionNotFound = 'SESSION_NOT_FOUND',
   BillingProfileNotFound = 'BILLING_PROFILE_NOT_FOUND',
+  TaxQuoteNotFound = 'TAX_QUOTE_NOT_FOUND',
   DuplicateMerchantReferenceId = 'DUPLICATE_MERCHANT_REFERENCE_ID',
   DuplicateBillingProfileReference = 'DUPLICATE_BILLING_PROFILE_REFERENCE',
   DuplicateRequest = 'DUPLICATE_REQUEST',
@@ -44,6 +45,7 @@ export const ERROR_DEFINITIONS: Record<ErrorCode, ErrorDefinition> = {
   [ErrorCode.NotAuthorized]: { status: 403, message: 'User is not permitted to access this resource' },
   [ErrorCode.NotFound]: { status: 404, message: 'No resource exists at this path' },
   [ErrorCode.SessionNotFound]: { status: 404, message: 'No session exists for the given session ID' },
+  [ErrorCode.TaxQuoteNotFound]: { status: 404, message: 'No tax quote exists for the given ID' },
   [ErrorCode.BillingProfileNotFound]: { status: 400, message: 'No billing profile exists for the given reference' },
   [ErrorCode.DuplicateMerchantReferenceId]: { status: 409, message: 'Session with merchant reference already exists' },
   [ErrorCode.DuplicateBillingProfileReference]: {

@@ -50,8 +50,14 @@ export class SessionRequestDto {
   @Nested(() => ShippingDetailsDto, { required: false, description: 'Required when physical goods are shipped' })
   ShippingDetails?: ShippingDetailsDto;
 
-  @Amount({ required: false })
+  @Amount({ required: false, description: 'Defaults to the TaxAmount of the quote named by TaxQuoteId' })
   TaxAmount?: number;
+
+  @ApiProperty({ type: String, format: 'uuid', required: false, description: 'A tax quote of this merchant (POST /v1/tax/quote) in the same currency' })
+  @IsOptional()
+  @NullAsAbsent()
+  @IsUUID('all', { message: 'must be a UUID' })
+  TaxQuoteId?: string;
 
   @ApiProperty({ type: [DiscountDto], required: false, maxItems: 50 })
   @IsOptional()

@@ -56,6 +56,7 @@ export class SessionView {
   @ApiProperty() ViaAgent: boolean;
   @ApiPropertyOptional({ type: ShippingDetailsView }) ShippingDetails?: ShippingDetailsView;
   @ApiPropertyOptional() TaxAmount?: number;
+  @ApiPropertyOptional({ format: 'uuid' }) TaxQuoteId?: string;
   @ApiPropertyOptional({ type: [DiscountView] }) Discounts?: DiscountView[];
   @ApiPropertyOptional() AllowContract?: boolean;
   @ApiPropertyOptional() OpenContract?: boolean;

@@ -26,6 +26,7 @@ export interface SessionInput {
   discounts: StoredDiscount[] | null;
   shipping: StoredShipping | null;
   taxAmount: number | null;
+  taxQuoteId: string | null;
   totalAmount: number;
   viaAgent: boolean;
   allowContract: boolean | null;
@@ -41,7 +42,13 @@ const BILLING_FIELDS = ['BillingProfile', 'BillingProfileReference', 'BillingPro
  * The rules that need more than one field (spec 2.1-2.6, DESIGN.md 4), run after the DTO's own checks.
  * A well-formed but unsupported currency is INVALID_CURRENCY; every other problem is INVALID_REQUEST.
  */
-export function checkSessionRequest(dto: SessionRequestDto, now: Date): SessionInput {
+/** The tax quote a request names, as found for this merchant (null: no such quote). */
+export interface QuotedTax {
+  currency: string;
+  taxAmountMinor: number;
+}
+
+export function checkSessionRequest(dto: SessionRequestDto, now: Date, quote: QuotedTax | null = null): SessionInput {
   if (!isSupportedCurrency(dto.Currency)) throw new DomainError(ErrorCode.InvalidCurrency);
   const currency = dto.Currency;
   const errors: FieldError[] = [];
@@ -63,7 +70,16 @@ export function checkSessionRequest(dto: SessionRequestDto, now: Date): SessionI
     }
     return { name: discount.Name, amount: minor(discount.Amount, `Discounts[${i}].Amount`) };
   }) ?? null;
-  const taxAmount = dto.TaxAmount === undefined ? null : minor(dto.TaxAmount, 'TaxAmount');
+  let taxAmount = dto.TaxAmount === undefined ? null : minor(dto.TaxAmount, 'TaxAmount');
+  if (dto.TaxQuoteId !== undefined) {
+    if (!quote) {
+      errors.push({ Field: 'TaxQuoteId', Code: FieldErrorCode.Invalid, Message: 'TaxQuoteId names no tax quote of this merchant' });
+    } else if (quote.currency !== currency) {
+      errors.push({ Field: 'TaxQuoteId', Code: FieldErrorCode.Invalid, Message: `TaxQuoteId is a quote in ${quote.currency}, the session is in ${currency}` });
+    } else {
+      taxAmount ??= quote.taxAmountMinor;
+    }
+  }
 
   let shipping: StoredShipping | null = null;
   if (dto.ShippingDetails) {
@@ -111,6 +127,7 @@ export function checkSessionRequest(dto: SessionRequestDto, now: Date): SessionI
     discounts,
     shipping,
     taxAmount,
+    taxQuoteId: dto.TaxQuoteId?.toLowerCase() ?? null,
     totalAmount: total.toNumber(),
     viaAgent: dto.ViaAgent ?? false,
     allowContract: dto.AllowContract ?? null,
