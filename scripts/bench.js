@@ -7,6 +7,7 @@
  * CLI), starts `node dist/main.js` on a free loopback port, warms up, then measures with autocannon:
  *   create   POST /v2.22/session, a unique MerchantReference per request
  *   retrieve GET  /v2.22/session/{id}, rotating over a pool of sessions created beforehand
+ *   quote    POST /v1/tax/quote, a 3-item quote to US-CA (rates, rounding, one stored row per quote)
  * while sampling the service's resident memory. It prints a table and writes bench-results/latest.json.
  *
  * It reports, it does not gate: exit 0 when the runs happened (targets missed or not, non-2xx or not),
@@ -41,6 +42,7 @@ const STOP_TIMEOUT_MS = 10_000;
 const TARGETS = {
   retrieve: { rps: 1500, p99Ms: 25 },
   create: { rps: 400, p99Ms: 75 },
+  quote: { rps: 800, p99Ms: 50 },
   rssMb: 300,
 };
 /** Variables the service reads: never inherited from the caller's shell, so runs are comparable. */
@@ -555,6 +557,23 @@ async function createSessionPool(port, authorization, size) {
   return ids;
 }
 
+/** A 3-item tax quote to California: one taxable line, one tax-included line, one book; a new Reference each time. */
+function taxQuoteBody() {
+  return {
+    Currency: 'USD',
+    Reference: `bench-${RUN_TAG}-${++referenceCounter}`,
+    Items: [
+      { Sku: 'SKU-1', Description: 'T-shirt', Quantity: 2, Amount: 39.98 },
+      { Sku: 'SKU-2', Description: 'Cap', TaxIncluded: true, Amount: 23.99 },
+      { Sku: 'SKU-3', Description: 'Book', Amount: 12.5, TaxCode: 'PB100000' },
+    ],
+    ShippingAddress: { Street: '1 Market St', City: 'San Francisco', Region: 'CA', Country: 'US', Postcode: '94105' },
+    WarehouseAddress: { Street: '2 Dock Rd', City: 'Reno', Region: 'NV', Country: 'US', Postcode: '89501' },
+  };
+}
+
+const SCENARIO_ORDER = ['create', 'retrieve', 'quote'];
+
 const SCENARIOS = {
   create: (authorization) => ({
     method: 'POST',
@@ -578,6 +597,15 @@ const SCENARIOS = {
       },
     };
   },
+  quote: (authorization) => ({
+    method: 'POST',
+    path: '/v1/tax/quote',
+    headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+    setupRequest: (request) => {
+      request.body = JSON.stringify(taxQuoteBody());
+      return request;
+    },
+  }),
 };
 
 /** One autocannon run; non-2xx answers are counted by autocannon, a few of their bodies kept here. */
@@ -648,12 +676,16 @@ async function benchTarget(kind, options) {
 
     const base = { port: service.port, authorization, ids, connections: options.connections };
     const warmup = Math.min(WARMUP_SECONDS, options.duration);
-    for (const scenario of ['create', 'retrieve']) {
+    const check = await httpRequest(service.port, 'POST', '/v1/tax/quote', { headers: { authorization }, body: taxQuoteBody() });
+    if (check.status !== 201 || !(JSON.parse(check.text).TaxAmount > 0)) {
+      throw new Error(`POST /v1/tax/quote answered ${check.status}: ${check.text.slice(0, 300)}`);
+    }
+    for (const scenario of SCENARIO_ORDER) {
       const { result } = await runAutocannon({ ...base, scenario, duration: warmup });
       log(`  warm-up ${scenario}: ${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx, ${result.errors} errors`);
     }
 
-    for (const scenario of ['create', 'retrieve']) {
+    for (const scenario of SCENARIO_ORDER) {
       await sleep(1000);
       log(`  measuring ${scenario}: ${options.connections} connections for ${options.duration} s ...`);
       sampler.window();
@@ -785,7 +817,8 @@ function report(targets, options) {
     table(['db', 'scenario', 'conns', 'dur s', 'req/s avg', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'max RSS MB', 'svc CPU %', 'svc CPU ms/req', 'db CPU %', 'target', 'result'], lines),
     '',
     `Targets: retrieve >= ${TARGETS.retrieve.rps.toLocaleString('en-US')} req/s with p99 <= ${TARGETS.retrieve.p99Ms} ms; ` +
-      `create >= ${TARGETS.create.rps} req/s with p99 <= ${TARGETS.create.p99Ms} ms; service RSS <= ${TARGETS.rssMb} MB.`,
+      `create >= ${TARGETS.create.rps} req/s with p99 <= ${TARGETS.create.p99Ms} ms; ` +
+      `quote >= ${TARGETS.quote.rps} quotes/s with p99 <= ${TARGETS.quote.p99Ms} ms; service RSS <= ${TARGETS.rssMb} MB.`,
     'svc CPU % / db CPU % = CPU time of the service / of mariadbd during the run, in % of one core (the service runs its JavaScript on one);',
     'svc CPU ms/req = service CPU time per request, the figure least disturbed by other load when comparing changes.',
   ];
@@ -830,7 +863,7 @@ async function main() {
     return 2;
   }
   // A hard bound on the whole run, whatever hangs.
-  const budgetMs = options.dbs.length * (2 * CLI_TIMEOUT_MS + STARTUP_TIMEOUT_MS + (2 * options.duration + 2 * WARMUP_SECONDS + 60) * 1000) + 300_000;
+  const budgetMs = options.dbs.length * (2 * CLI_TIMEOUT_MS + STARTUP_TIMEOUT_MS + (SCENARIO_ORDER.length * (options.duration + WARMUP_SECONDS) + 60) * 1000) + 300_000;
   setTimeout(() => void abort(`error: the benchmark exceeded its ${Math.round(budgetMs / 1000)} s budget`, 1), budgetMs).unref();
 
   ensureBuilt();

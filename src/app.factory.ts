@@ -6,16 +6,21 @@ import { AppConfig } from './common/config/app-config';
 import { jsonBodyParser } from './common/http/json-body-parser';
 import { nestLogLevels } from './common/http/log-levels';
 import { setupOpenApi } from './common/http/openapi';
+import { httpsOnly, httpsOptions } from './common/http/transport-security';
 
 /** Builds the whole HTTP application; main.ts listens on it, e2e tests drive it with supertest. */
 export async function createApp(config: AppConfig): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
+    httpsOptions: httpsOptions(config),
     logger: nestLogLevels(config.logLevel),
     // Throw instead of process.exit, so that main.ts reports the cause and tests see it.
     abortOnError: false,
   });
   app.disable('x-powered-by');
+  // Behind a TLS-terminating proxy, trust its X-Forwarded-Proto (one hop) for request.secure.
+  app.set('trust proxy', config.trustProxy ? 1 : false);
+  app.use(httpsOnly(config));
   app.use(jsonBodyParser(config.bodyLimit));
   // Paths carry the version (/v2.22/session); the supported list is configuration.
   app.enableVersioning({

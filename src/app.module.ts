@@ -6,6 +6,7 @@ import { CheckoutModule } from './checkout/checkout.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
+import { SecretsModule } from './common/secrets/secrets.module';
 import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { SessionModule } from './session/session.module';
@@ -13,7 +14,7 @@ import { TaxModule } from './tax/tax.module';
 
 /** Feature modules are listed statically (where `nest g module` adds new ones); configuration is dynamic. */
 @Module({
-  imports: [DatabaseModule, AuthModule, SessionModule, CheckoutModule, TaxModule],
+  imports: [DatabaseModule, SecretsModule, AuthModule, SessionModule, CheckoutModule, TaxModule],
   providers: [
     { provide: APP_FILTER, useClass: GlobalExceptionFilter },
     { provide: APP_PIPE, useClass: AppValidationPipe },

@@ -9,10 +9,15 @@ import { ConfigModule } from './common/config/config.module';
 import { ConfigError } from './common/config/env';
 import { DatabaseModule } from './common/database/database.module';
 import { DomainError } from './common/errors/domain-error';
+import { SigningSecretService } from './auth/signing-secret.service';
+import { SecretsModule } from './common/secrets/secrets.module';
+import { rotateSecretsKey } from './common/secrets/rotate-secrets-key';
 
 const USAGE = `usage:
   cli merchant create --name NAME [--id UUID] [--remittance-currency USD] [--notify-url URL]
-  cli user create --username U --password P (--merchant MERCHANT_ID | --role admin) [--role merchant|readonly|admin]`;
+  cli merchant rotate-secret --merchant MERCHANT_ID
+  cli user create --username U --password P (--merchant MERCHANT_ID | --role admin) [--role merchant|readonly|admin]
+  cli secrets rotate-key`;
 
 type Command = (app: { get<T>(type: new (...args: never[]) => T): T }, args: string[]) => Promise<object>;
 
@@ -23,13 +28,27 @@ const COMMANDS: Record<string, Command> = {
       options: { name: { type: 'string' }, id: { type: 'string' }, 'remittance-currency': { type: 'string' }, 'notify-url': { type: 'string' } },
     });
     if (!values.name) throw new UsageError('--name is required');
-    const merchant = await app.get(MerchantService).create({
+    const { merchant, signingSecret } = await app.get(MerchantService).create({
       name: values.name,
       id: values.id,
       remittanceCurrency: values['remittance-currency'],
       notifyUrl: values['notify-url'],
     });
-    return { MerchantId: merchant.id, Name: merchant.name, SigningSecret: merchant.signingSecret };
+    return { MerchantId: merchant.id, Name: merchant.name, SigningSecret: signingSecret };
+  },
+  'merchant rotate-secret': async (app, args) => {
+    const { values } = parseArgs({ args, options: { merchant: { type: 'string' } } });
+    if (!values.merchant) throw new UsageError('--merchant is required');
+    const rotated = await app.get(SigningSecretService).rotate(values.merchant);
+    return {
+      MerchantId: values.merchant,
+      SigningSecret: rotated.secret,
+      PreviousSecretValidUntil: rotated.previousValidUntil?.toISOString() ?? null,
+    };
+  },
+  'secrets rotate-key': async (app, args) => {
+    parseArgs({ args, options: {} });
+    return rotateSecretsKey(app.get(AppConfig), app.get(SigningSecretService));
   },
   'user create': async (app, args) => {
     const { values } = parseArgs({
@@ -52,7 +71,7 @@ class UsageError extends Error {}
 @Module({})
 class CliModule {
   static forRoot(config: AppConfig) {
-    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, AuthModule] };
+    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, SecretsModule, AuthModule] };
   }
 }
 

@@ -24,7 +24,7 @@ describe('Command line (npm run --silent cli -- …)', () => {
     try {
       const { stdout, stderr } = await run('node', [join(ROOT, 'scripts/cli.js'), ...args], {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: t.database.url, LOG_LEVEL: 'silent' },
+        env: { ...process.env, ...t.env, LOG_LEVEL: 'silent' },
       });
       return { code: 0, stdout, stderr };
     } catch (error) {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DEMO } from '../src/auth/demo-seeder';
@@ -39,9 +40,13 @@ describe('Start-up: configuration check and sandbox seed', () => {
   });
 
   it('production never creates anything by itself', async () => {
-    const t = await startTestApp({ APP_ENV: 'production' });
+    const t = await startTestApp({ APP_ENV: 'production', TRUST_PROXY: '1', SECRETS_KEY: randomBytes(32).toString('base64') });
     try {
-      const res = await t.http().get('/v2.22/session/3f2b8a9e-4c1d-4e7a-9b6f-1a2b3c4d5e6f').auth(DEMO.username, DEMO.password);
+      const res = await t
+        .http()
+        .get('/v2.22/session/3f2b8a9e-4c1d-4e7a-9b6f-1a2b3c4d5e6f')
+        .set('X-Forwarded-Proto', 'https')
+        .auth(DEMO.username, DEMO.password);
       expect(res.status).toBe(401);
       expect(await t.dataSource.query('SELECT id FROM merchant')).toEqual([]);
     } finally {

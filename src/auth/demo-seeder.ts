@@ -24,11 +24,11 @@ export class DemoSeeder implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.isSandbox || (await this.merchants.count()) > 0) return;
     try {
-      const merchant = await this.merchants.create({ id: DEMO.merchantId, name: DEMO.merchantName });
+      const { merchant, signingSecret } = await this.merchants.create({ id: DEMO.merchantId, name: DEMO.merchantName });
       await this.users.create({ username: DEMO.username, password: DEMO.password, merchantId: merchant.id });
       this.logger.log(
         `Empty sandbox database: created merchant "${merchant.name}" (MerchantId ${merchant.id}, ` +
-          `SigningSecret ${merchant.signingSecret}) and user ${DEMO.username} / ${DEMO.password}. ` +
+          `SigningSecret ${signingSecret}) and user ${DEMO.username} / ${DEMO.password}. ` +
           `Try: curl -u ${DEMO.username}:${DEMO.password} ${this.config.publicUrl}/${this.config.currentApiVersion}/session/<SessionId>`,
       );
     } catch (error) {

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
-/** A merchant owns sessions, billing profiles, orders and one signing secret per environment. */
+/** A merchant owns sessions, billing profiles, orders and a signing secret (see SigningSecret). */
 @Entity('merchant')
 export class Merchant {
   @PrimaryColumn({ type: 'varchar', length: 36 })
@@ -14,10 +14,6 @@ export class Merchant {
 
   @Column({ name: 'notify_url', type: 'varchar', length: 2000, nullable: true })
   notifyUrl: string | null;
-
-  /** Shared HMAC secret for the Checkout interface (encrypted at rest by a later change). */
-  @Column({ name: 'signing_secret', type: 'varchar', length: 200 })
-  signingSecret: string;
 
   @CreateDateColumn({ name: 'created_at', precision: 6 })
   createdAt: Date;

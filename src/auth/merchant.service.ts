@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { invalidRequest } from '../common/errors/domain-error';
 import { FieldError, FieldErrorCode } from '../common/errors/field-error';
@@ -8,6 +8,7 @@ import { isSupportedCurrency } from '../common/money/currencies';
 import { TransactionRunner } from '../common/database/transaction-runner';
 import { violatedUniqueIndex } from '../common/database/db-errors';
 import { Merchant } from './merchant.entity';
+import { SigningSecretService } from './signing-secret.service';
 
 export interface CreateMerchantInput {
   name: string;
@@ -23,9 +24,11 @@ export class MerchantService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
+    private readonly signingSecrets: SigningSecretService,
   ) {}
 
-  async create(input: CreateMerchantInput): Promise<Merchant> {
+  /** A new merchant and its first signing secret, which is returned in clear this once. */
+  async create(input: CreateMerchantInput): Promise<{ merchant: Merchant; signingSecret: string }> {
     const errors = validateMerchantInput(input);
     if (errors.length) throw invalidRequest(errors);
     const merchant = Object.assign(new Merchant(), {
@@ -33,10 +36,12 @@ export class MerchantService {
       name: input.name.trim(),
       remittanceCurrency: input.remittanceCurrency ?? 'USD',
       notifyUrl: input.notifyUrl ?? null,
-      signingSecret: randomBytes(32).toString('base64url'),
     });
     try {
-      return await this.transactions.run((manager) => manager.save(merchant));
+      return await this.transactions.run(async (manager) => {
+        await manager.insert(Merchant, merchant);
+        return { merchant, signingSecret: await this.signingSecrets.issue(manager, merchant.id) };
+      });
     } catch (error) {
       if (violatedUniqueIndex(error, { PRIMARY: 'merchant.id' })) {
         throw invalidRequest([{ Field: 'id', Code: FieldErrorCode.Conflict, Message: 'A merchant with this id exists' }]);

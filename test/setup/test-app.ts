@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
@@ -17,6 +18,8 @@ export interface TestApp {
   app: INestApplication;
   config: AppConfig;
   database: TestDatabase;
+  /** The environment the app was configured from: give it to the command line to reach the same data. */
+  env: Record<string, string>;
   dataSource: DataSource;
   http: () => ReturnType<typeof request>;
   /** A new merchant with one user of the given role. */
@@ -31,7 +34,14 @@ let counter = 0;
 /** Boots the whole application on a fresh database of the kind this Jest project tests. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = AppConfig.fromEnvironment({ LOG_LEVEL: process.env.LOG_LEVEL, DB_POOL_SIZE: '10', ...env, DATABASE_URL: database.url });
+  const appEnv: Record<string, string> = {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    DB_POOL_SIZE: '10',
+    ...(env.SECRETS_KEY ? {} : { SECRETS_KEY_FILE: join(database.dir, 'secrets.key') }),
+    ...env,
+    DATABASE_URL: database.url,
+  };
+  const config = AppConfig.fromEnvironment(appEnv);
   const app = await createApp(config);
   const server = app.getHttpServer();
 
@@ -46,11 +56,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     app,
     config,
     database,
+    env: appEnv,
     dataSource: app.get(DataSource),
     http: () => request(server),
     user,
     merchantUser: async (role = 'merchant') => {
-      const merchant = await app.get(MerchantService).create({ name: `Merchant ${++counter}` });
+      const { merchant } = await app.get(MerchantService).create({ name: `Merchant ${++counter}` });
       return user(merchant.id, role);
     },
     close: async () => {

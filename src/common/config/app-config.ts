@@ -1,4 +1,6 @@
-import { Env, validateEnv } from './env';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ConfigError, Env, validateEnv } from './env';
 
 export type DatabaseConfig =
   | { type: 'sqlite'; path: string }
@@ -18,6 +20,11 @@ export class AppConfig {
   readonly credentialCacheTtlSeconds: number;
   readonly bodyLimit: string;
   readonly idempotencyTtlSeconds: number;
+  readonly tls: { certFile: string; keyFile: string } | null;
+  readonly trustProxy: boolean;
+  /** Where the secrets key comes from: the variable, or a key file (created in sandbox when missing). */
+  readonly secretsKey: { value: string; previous: string | null } | { file: string };
+  readonly secretRotationOverlapSeconds: number;
 
   constructor(env: Env) {
     this.port = env.PORT ?? 3000;
@@ -32,6 +39,41 @@ export class AppConfig {
     this.credentialCacheTtlSeconds = env.CREDENTIAL_CACHE_TTL_SECONDS ?? 60;
     this.bodyLimit = env.BODY_LIMIT ?? '100kb';
     this.idempotencyTtlSeconds = env.IDEMPOTENCY_TTL_SECONDS ?? 24 * 3600;
+    this.trustProxy = env.TRUST_PROXY === '1';
+    this.secretRotationOverlapSeconds = env.SECRET_ROTATION_OVERLAP_SECONDS ?? 24 * 3600;
+
+    const problems: string[] = [];
+    if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
+      problems.push('  TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
+    }
+    for (const name of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
+      if (env[name] && !existsSync(env[name]!)) problems.push(`  ${name}=${JSON.stringify(env[name])}: no such file`);
+    }
+    this.tls = env.TLS_CERT_FILE && env.TLS_KEY_FILE ? { certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE } : null;
+
+    if (env.SECRETS_KEY && env.SECRETS_KEY_FILE) problems.push('  SECRETS_KEY and SECRETS_KEY_FILE: set one, not both');
+    if (env.SECRETS_KEY) {
+      this.secretsKey = { value: env.SECRETS_KEY, previous: env.SECRETS_KEY_PREVIOUS ?? null };
+    } else {
+      // Sandbox default: a key file beside the SQLite database (or in data/), created at first start.
+      const sqliteDir = this.database.type === 'sqlite' && this.database.path !== ':memory:' ? dirname(this.database.path) : 'data';
+      this.secretsKey = { file: env.SECRETS_KEY_FILE ?? join(sqliteDir, 'secrets.key') };
+    }
+
+    if (this.environment === 'production') {
+      if (!this.tls && !this.trustProxy) {
+        problems.push(
+          '  APP_ENV=production needs HTTPS: set TLS_CERT_FILE and TLS_KEY_FILE (the service serves TLS 1.2+), ' +
+            'or TRUST_PROXY=1 when a TLS-terminating proxy sends X-Forwarded-Proto',
+        );
+      }
+      if (!env.SECRETS_KEY && !env.SECRETS_KEY_FILE) {
+        problems.push('  APP_ENV=production needs SECRETS_KEY or SECRETS_KEY_FILE (the key that encrypts signing secrets)');
+      } else if (env.SECRETS_KEY_FILE && !existsSync(env.SECRETS_KEY_FILE)) {
+        problems.push(`  SECRETS_KEY_FILE=${JSON.stringify(env.SECRETS_KEY_FILE)}: no such file (production never creates one)`);
+      }
+    }
+    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
 
   get isSandbox(): boolean {

@@ -43,10 +43,36 @@ export class Env {
 
   @IsOptional() @IsInt() @Min(1) @Max(24 * 3600)
   IDEMPOTENCY_TTL_SECONDS?: number;
+
+  @IsOptional() @IsString()
+  TLS_CERT_FILE?: string;
+
+  @IsOptional() @IsString()
+  TLS_KEY_FILE?: string;
+
+  /** 1: behind a TLS-terminating proxy whose X-Forwarded-Proto is trusted. */
+  @IsOptional() @IsIn(['0', '1'])
+  TRUST_PROXY?: string;
+
+  /** Base64 of 32 random bytes: the key that encrypts signing secrets at rest. */
+  @IsOptional() @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes in base64 (openssl rand -base64 32)' })
+  SECRETS_KEY?: string;
+
+  /** The previous SECRETS_KEY, kept while a key rotation reaches every instance. */
+  @IsOptional() @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes in base64 (openssl rand -base64 32)' })
+  SECRETS_KEY_PREVIOUS?: string;
+
+  @IsOptional() @IsString()
+  SECRETS_KEY_FILE?: string;
+
+  /** How long a merchant's previous signing secret still verifies after a rotation. */
+  @IsOptional() @IsInt() @Min(0) @Max(30 * 24 * 3600)
+  SECRET_ROTATION_OVERLAP_SECONDS?: number;
 }
 
 const INTEGER_VARIABLES: (keyof Env)[] = [
   'PORT', 'SESSION_TTL_SECONDS', 'CREDENTIAL_CACHE_TTL_SECONDS', 'DB_POOL_SIZE', 'IDEMPOTENCY_TTL_SECONDS',
+  'SECRET_ROTATION_OVERLAP_SECONDS',
 ];
 
 export class ConfigError extends Error {}
@@ -85,4 +111,11 @@ class EnvKeys implements Required<Record<keyof Env, true>> {
   BODY_LIMIT = true as const;
   DB_POOL_SIZE = true as const;
   IDEMPOTENCY_TTL_SECONDS = true as const;
+  TLS_CERT_FILE = true as const;
+  TLS_KEY_FILE = true as const;
+  TRUST_PROXY = true as const;
+  SECRETS_KEY = true as const;
+  SECRETS_KEY_PREVIOUS = true as const;
+  SECRETS_KEY_FILE = true as const;
+  SECRET_ROTATION_OVERLAP_SECONDS = true as const;
 }

@@ -1,8 +1,9 @@
 import { Merchant } from '../../auth/merchant.entity';
+import { SigningSecret } from '../../auth/signing-secret.entity';
 import { User } from '../../auth/user.entity';
 import { BillingProfile } from '../../session/billing-profile.entity';
 import { PaymentSession } from '../../session/session.entity';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity';
 import { TaxQuote } from '../../tax/tax-quote.entity';
 
-export const ENTITIES = [Merchant, User, BillingProfile, PaymentSession, IdempotencyRecord, TaxQuote];
+export const ENTITIES = [Merchant, SigningSecret, User, BillingProfile, PaymentSession, IdempotencyRecord, TaxQuote];

@@ -42,9 +42,21 @@ export class InitialSchema1763800000000 implements MigrationInterface {
           text('name', 200),
           text('remittance_currency', 3),
           text('notify_url', 2000, true),
-          text('signing_secret', 200),
           timestamp(queryRunner, 'created_at'),
         ],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'merchant_signing_secret',
+        columns: [
+          { ...uuid('id'), isPrimary: true },
+          uuid('merchant_id'),
+          text('secret_sealed', 255),
+          { name: 'retires_at', type: 'datetime', precision: 3, isNullable: true },
+          timestamp(queryRunner, 'created_at'),
+        ],
+        indices: [new TableIndex({ name: 'IDX_signing_secret_merchant', columnNames: ['merchant_id', 'created_at'] })],
       }),
     );
     await queryRunner.createTable(
@@ -140,7 +152,7 @@ export class InitialSchema1763800000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['idempotency_record', 'payment_session', 'billing_profile', 'app_user', 'merchant']) {
+    for (const table of ['idempotency_record', 'payment_session', 'billing_profile', 'app_user', 'merchant_signing_secret', 'merchant']) {
       await queryRunner.dropTable(table);
     }
   }

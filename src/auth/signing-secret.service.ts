@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { DataSource, EntityManager, IsNull, MoreThan } from 'typeorm';
+import { AppConfig } from '../common/config/app-config';
+import { TransactionRunner } from '../common/database/transaction-runner';
+import { invalidRequest } from '../common/errors/domain-error';
+import { FieldErrorCode } from '../common/errors/field-error';
+import { SecretBox } from '../common/secrets/secret-box';
+import { Merchant } from './merchant.entity';
+import { SigningSecret } from './signing-secret.entity';
+
+export interface RotatedSecret {
+  secret: string;
+  previousValidUntil: Date | null;
+}
+
+/**
+ * Merchants' HMAC signing secrets: issued at random, stored sealed, rotated with an overlap during
+ * which the previous secret still verifies while responses are signed with the new one.
+ */
+@Injectable()
+export class SigningSecretService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+    private readonly box: SecretBox,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** A new secret for the merchant (inside the caller's transaction); returned once, in clear. */
+  async issue(manager: EntityManager, merchantId: string): Promise<string> {
+    const secret = randomBytes(32).toString('base64url');
+    await manager.getRepository(SigningSecret).insert({
+      id: randomUUID(),
+      merchantId,
+      secretSealed: this.box.seal(secret),
+      retiresAt: null,
+    });
+    return secret;
+  }
+
+  /** Replaces the current secret; the old one keeps verifying for SECRET_ROTATION_OVERLAP_SECONDS. */
+  async rotate(merchantId: string, now = new Date()): Promise<RotatedSecret> {
+    if (!(await this.dataSource.getRepository(Merchant).existsBy({ id: merchantId }))) {
+      throw invalidRequest([{ Field: 'merchant', Code: FieldErrorCode.Invalid, Message: 'No merchant has this id' }]);
+    }
+    const previousValidUntil = new Date(now.getTime() + this.config.secretRotationOverlapSeconds * 1000);
+    return this.transactions.run(async (manager) => {
+      const retired = await manager
+        .getRepository(SigningSecret)
+        .update({ merchantId, retiresAt: IsNull() }, { retiresAt: previousValidUntil });
+      const secret = await this.issue(manager, merchantId);
+      return { secret, previousValidUntil: retired.affected ? previousValidUntil : null };
+    });
+  }
+
+  /**
+   * Seals every stored secret again with `box`'s current key (a secrets-key rotation), in one
+   * transaction: either all of them move to the new key or none does. Returns how many were resealed.
+   */
+  async resealAll(box: SecretBox): Promise<number> {
+    return this.transactions.run(async (manager) => {
+      const rows = await manager.getRepository(SigningSecret).find();
+      for (const row of rows) {
+        await manager.getRepository(SigningSecret).update({ id: row.id }, { secretSealed: box.seal(box.open(row.secretSealed)) });
+      }
+      return rows.length;
+    });
+  }
+
+  /** Signs with the newest secret: Base64(HMAC-SHA256(secret, UTF-8 bytes of text)). */
+  async sign(merchantId: string, text: string): Promise<string> {
+    const [current] = await this.usableSecrets(merchantId, new Date());
+    if (!current) throw new Error(`Merchant ${merchantId} has no signing secret`);
+    return hmac(current, text);
+  }
+
+  /** True when the signature matches any secret still valid at `now`; compared in constant time. */
+  async verify(merchantId: string, text: string, signature: string, now = new Date()): Promise<boolean> {
+    const given = Buffer.from(signature, 'base64');
+    let valid = false;
+    // Every candidate is compared (no early exit), so timing does not tell which secret matched.
+    for (const secret of await this.usableSecrets(merchantId, now)) {
+      const expected = Buffer.from(hmac(secret, text), 'base64');
+      valid = (given.length === expected.length && timingSafeEqual(given, expected)) || valid;
+    }
+    return valid;
+  }
+
+  /** Current secret first, then the ones still inside their overlap. */
+  private async usableSecrets(merchantId: string, now: Date): Promise<string[]> {
+    const rows = await this.dataSource.getRepository(SigningSecret).find({
+      where: [{ merchantId, retiresAt: IsNull() }, { merchantId, retiresAt: MoreThan(now) }],
+      order: { createdAt: 'DESC' },
+    });
+    return rows.map((row) => this.box.open(row.secretSealed));
+  }
+}
+
+export function hmac(secret: string, text: string): string {
+  return createHmac('sha256', secret).update(text, 'utf8').digest('base64');
+}
