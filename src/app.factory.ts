@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { AppConfig } from './common/config/app-config';
-import { jsonBodyParser } from './common/http/json-body-parser';
+import { formBodyParser, jsonBodyParser } from './common/http/json-body-parser';
 import { nestLogLevels } from './common/http/log-levels';
 import { setupOpenApi } from './common/http/openapi';
 import { httpsOnly, httpsOptions } from './common/http/transport-security';
@@ -22,6 +22,7 @@ export async function createApp(config: AppConfig): Promise<INestApplication> {
   app.set('trust proxy', config.trustProxy ? 1 : false);
   app.use(httpsOnly(config));
   app.use(jsonBodyParser(config.bodyLimit));
+  app.use(formBodyParser(config.bodyLimit));
   // Paths carry the version (/v2.22/session); the supported list is configuration.
   app.enableVersioning({
     type: VersioningType.URI,

@@ -25,6 +25,7 @@ export class AppConfig {
   /** Where the secrets key comes from: the variable, or a key file (created in sandbox when missing). */
   readonly secretsKey: { value: string; previous: string | null } | { file: string };
   readonly secretRotationOverlapSeconds: number;
+  readonly merchantOfRecord: { name: string; url: string; termsUrl: string };
 
   constructor(env: Env) {
     this.port = env.PORT ?? 3000;
@@ -41,6 +42,12 @@ export class AppConfig {
     this.idempotencyTtlSeconds = env.IDEMPOTENCY_TTL_SECONDS ?? 24 * 3600;
     this.trustProxy = env.TRUST_PROXY === '1';
     this.secretRotationOverlapSeconds = env.SECRET_ROTATION_OVERLAP_SECONDS ?? 24 * 3600;
+    const morUrl = env.MOR_URL ?? `${this.publicUrl}/merchant-of-record`;
+    this.merchantOfRecord = {
+      name: env.MOR_NAME ?? (this.isSandbox ? 'Sandbox Merchant of Record Ltd.' : 'Merchant of Record'),
+      url: morUrl,
+      termsUrl: env.MOR_TERMS_URL ?? `${morUrl}/terms`,
+    };
 
     const problems: string[] = [];
     if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {

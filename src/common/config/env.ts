@@ -65,6 +65,16 @@ export class Env {
   @IsOptional() @IsString()
   SECRETS_KEY_FILE?: string;
 
+  /** The merchant-of-record entity shown in badges and on the payment page. */
+  @IsOptional() @IsString() @Matches(/^.{1,200}$/, { message: 'must be 1 to 200 characters' })
+  MOR_NAME?: string;
+
+  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an absolute http(s) URL' })
+  MOR_URL?: string;
+
+  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an absolute http(s) URL' })
+  MOR_TERMS_URL?: string;
+
   /** How long a merchant's previous signing secret still verifies after a rotation. */
   @IsOptional() @IsInt() @Min(0) @Max(30 * 24 * 3600)
   SECRET_ROTATION_OVERLAP_SECONDS?: number;
@@ -118,4 +128,7 @@ class EnvKeys implements Required<Record<keyof Env, true>> {
   SECRETS_KEY_PREVIOUS = true as const;
   SECRETS_KEY_FILE = true as const;
   SECRET_ROTATION_OVERLAP_SECONDS = true as const;
+  MOR_NAME = true as const;
+  MOR_URL = true as const;
+  MOR_TERMS_URL = true as const;
 }

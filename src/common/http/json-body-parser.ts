@@ -1,4 +1,4 @@
-import { json, NextFunction, Request, Response } from 'express';
+import { json, NextFunction, Request, Response, urlencoded } from 'express';
 import { invalidRequest } from '../errors/domain-error';
 import { INTERNAL_ERROR, toHttpError } from '../errors/error-body';
 import { FieldErrorCode } from '../errors/field-error';
@@ -49,4 +49,16 @@ export function jsonBodyProblem(value: unknown): string | null {
     for (const [key, child] of Object.entries(current)) pending.push([key, depth], [child, depth + 1]);
   }
   return null;
+}
+
+/** Form-encoded bodies (the Checkout interface's request/signature fields), with the same error handling. */
+export function formBodyParser(limit: string) {
+  const parse = urlencoded({ limit, extended: false, parameterLimit: 20 });
+  return (request: Request, response: Response, next: NextFunction) =>
+    parse(request, response, (error?: unknown) => {
+      if (!error) return next();
+      const known = fromFrameworkError(error);
+      const { status, body } = known ? toHttpError(known) : INTERNAL_ERROR;
+      sendError(response, status, body);
+    });
 }

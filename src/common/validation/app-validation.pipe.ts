@@ -12,6 +12,8 @@ export class AppValidationPipe extends ValidationPipe {
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
+      // Checkout payloads arrive through @SignedPayload(), a custom decorator: validate them like bodies.
+      validateCustomDecorators: true,
       validationError: { target: false, value: true },
       exceptionFactory: (errors) => invalidRequest(toFieldErrors(errors)),
     });

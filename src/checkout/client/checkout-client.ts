@@ -1,0 +1,104 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** An error answered by the service, or a response whose signature did not verify. */
+export class CheckoutClientError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${status} ${code}: ${message}`);
+  }
+}
+
+export interface CheckoutClientOptions {
+  /** e.g. http://localhost:3000/v2.22 */
+  baseUrl: string;
+  merchantId: string;
+  signingSecret: string;
+  /** How POST calls are encoded: form fields (as the real API) or a JSON envelope. Default form. */
+  encoding?: 'form' | 'json';
+  fetch?: typeof fetch;
+}
+
+const sign = (secret: string, text: string) => createHmac('sha256', secret).update(text, 'utf8').digest('base64');
+
+/**
+ * A small typed client for the signed Checkout interface: signs each request's JSON text, verifies the
+ * signature of every answer (errors included) before trusting it, and returns the parsed response.
+ */
+export class CheckoutClient {
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: CheckoutClientOptions) {
+    this.fetch = options.fetch ?? fetch;
+  }
+
+  badge(params: { Theme?: 'light' | 'dark'; ConsumerIpAddress?: string } = {}) {
+    return this.get<{ Text: string; Html: string; ImageUrl: string; FlagImageUrl: string; TermsOfServiceUrl: string; MerchantOfRecord: string; MerchantOfRecordUrl: string; MerchantName: string }>('badge', params);
+  }
+
+  /** A signed GET: request and signature as query parameters. */
+  async get<T>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
+    const text = this.requestText(params);
+    const query = new URLSearchParams({ request: text, signature: sign(this.options.signingSecret, text) });
+    return this.read<T>(await this.fetch(`${this.options.baseUrl}/${operation}?${query}`));
+  }
+
+  /** A signed POST, form-encoded or as a JSON envelope; `card` travels beside the signed text. */
+  async post<T>(operation: string, params: Record<string, unknown>, card?: object): Promise<T> {
+    const text = this.requestText(params);
+    const fields: Record<string, string> = { request: text, signature: sign(this.options.signingSecret, text) };
+    if (card) fields.card = JSON.stringify(card);
+    const json = this.options.encoding === 'json';
+    const response = await this.fetch(`${this.options.baseUrl}/${operation}`, {
+      method: 'POST',
+      headers: { 'Content-Type': json ? 'application/json' : 'application/x-www-form-urlencoded' },
+      body: json ? JSON.stringify(fields) : new URLSearchParams(fields).toString(),
+    });
+    return this.read<T>(response);
+  }
+
+  private requestText(params: Record<string, unknown>): string {
+    return JSON.stringify({ MerchantId: this.options.merchantId, ...params });
+  }
+
+  private async read<T>(response: Response): Promise<T> {
+    const raw = await response.text();
+    const envelope = parseEnvelope(raw, response.headers.get('content-type') ?? '');
+    if (!envelope) {
+      // Unsigned: the service could not tell which merchant called (no secret to sign with).
+      const body = safeJson(raw) as { Error?: { Code: string; Message: string } } | null;
+      throw new CheckoutClientError(response.status, body?.Error?.Code ?? 'UnsignedResponse', body?.Error?.Message ?? raw.slice(0, 200));
+    }
+    const expected = Buffer.from(sign(this.options.signingSecret, envelope.response), 'base64');
+    const given = Buffer.from(envelope.signature, 'base64');
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw new CheckoutClientError(response.status, 'ResponseSignatureInvalid', 'The response signature does not verify');
+    }
+    const body = JSON.parse(envelope.response) as T & { Error?: { Code: string; Message: string } };
+    if (!response.ok || body.Error) {
+      throw new CheckoutClientError(response.status, body.Error?.Code ?? 'Error', body.Error?.Message ?? '');
+    }
+    return body;
+  }
+}
+
+function parseEnvelope(raw: string, contentType: string): { response: string; signature: string } | null {
+  if (contentType.startsWith('application/x-www-form-urlencoded')) {
+    const form = new URLSearchParams(raw);
+    const response = form.get('response');
+    const signature = form.get('signature');
+    return response !== null && signature !== null ? { response, signature } : null;
+  }
+  const body = safeJson(raw) as { response?: unknown; signature?: unknown } | null;
+  return typeof body?.response === 'string' && typeof body.signature === 'string' ? { response: body.response, signature: body.signature } : null;
+}
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}
