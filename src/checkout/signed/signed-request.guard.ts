@@ -18,9 +18,8 @@ export class SignedRequestGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<RequestWithSignedCall>();
-    request.signedCall = { format: request.method === 'GET' ? 'query' : request.is('application/x-www-form-urlencoded') ? 'form' : 'json' };
     const envelope = readEnvelope(request);
-    request.signedCall.format = envelope.format;
+    request.signedCall = { format: envelope.format };
     const { payload, merchantId } = parseRequestText(envelope.requestText);
 
     if (!(await this.merchants.findById(merchantId))) {
