@@ -12,12 +12,15 @@ import { DomainError } from './common/errors/domain-error';
 import { SigningSecretService } from './auth/signing-secret.service';
 import { SecretsModule } from './common/secrets/secrets.module';
 import { rotateSecretsKey } from './common/secrets/rotate-secrets-key';
+import { importRates, readRateFile } from './checkout/rates/rate-import';
+import { TransactionRunner } from './common/database/transaction-runner';
 
 const USAGE = `usage:
-  cli merchant create --name NAME [--id UUID] [--remittance-currency USD] [--notify-url URL]
+  cli merchant create --name NAME [--id UUID] [--remittance-currency USD] [--notify-url URL] [--rate-mode guaranteed|spot]
   cli merchant rotate-secret --merchant MERCHANT_ID
   cli user create --username U --password P (--merchant MERCHANT_ID | --role admin) [--role merchant|readonly|admin]
-  cli secrets rotate-key`;
+  cli secrets rotate-key
+  cli rates import FILE`;
 
 type Command = (app: { get<T>(type: new (...args: never[]) => T): T }, args: string[]) => Promise<object>;
 
@@ -25,7 +28,13 @@ const COMMANDS: Record<string, Command> = {
   'merchant create': async (app, args) => {
     const { values } = parseArgs({
       args,
-      options: { name: { type: 'string' }, id: { type: 'string' }, 'remittance-currency': { type: 'string' }, 'notify-url': { type: 'string' } },
+      options: {
+        name: { type: 'string' },
+        id: { type: 'string' },
+        'remittance-currency': { type: 'string' },
+        'notify-url': { type: 'string' },
+        'rate-mode': { type: 'string' },
+      },
     });
     if (!values.name) throw new UsageError('--name is required');
     const { merchant, signingSecret } = await app.get(MerchantService).create({
@@ -33,6 +42,7 @@ const COMMANDS: Record<string, Command> = {
       id: values.id,
       remittanceCurrency: values['remittance-currency'],
       notifyUrl: values['notify-url'],
+      rateMode: values['rate-mode'],
     });
     return { MerchantId: merchant.id, Name: merchant.name, SigningSecret: signingSecret };
   },
@@ -45,6 +55,13 @@ const COMMANDS: Record<string, Command> = {
       SigningSecret: rotated.secret,
       PreviousSecretValidUntil: rotated.previousValidUntil?.toISOString() ?? null,
     };
+  },
+  'rates import': async (app, args) => {
+    const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+    if (positionals.length !== 1) throw new UsageError('rates import takes one FILE');
+    const table = readRateFile(positionals[0]);
+    const imported = await importRates(app.get(TransactionRunner), table);
+    return { Imported: imported, AsOf: table.asOf, Base: table.base };
   },
   'secrets rotate-key': async (app, args) => {
     parseArgs({ args, options: {} });

@@ -15,6 +15,10 @@ export class Merchant {
   @Column({ name: 'notify_url', type: 'varchar', length: 2000, nullable: true })
   notifyUrl: string | null;
 
+  /** guaranteed: getRates answers 24-hour rate offers; spot: indicative rates, fixed at settlement. */
+  @Column({ name: 'rate_mode', type: 'varchar', length: 20, default: 'guaranteed' })
+  rateMode: 'guaranteed' | 'spot';
+
   @CreateDateColumn({ name: 'created_at', precision: 6 })
   createdAt: Date;
 }

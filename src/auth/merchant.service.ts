@@ -15,6 +15,7 @@ export interface CreateMerchantInput {
   id?: string;
   remittanceCurrency?: string;
   notifyUrl?: string;
+  rateMode?: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -36,6 +37,7 @@ export class MerchantService {
       name: input.name.trim(),
       remittanceCurrency: input.remittanceCurrency ?? 'USD',
       notifyUrl: input.notifyUrl ?? null,
+      rateMode: (input.rateMode ?? 'guaranteed') as Merchant['rateMode'],
     });
     try {
       return await this.transactions.run(async (manager) => {
@@ -66,6 +68,9 @@ function validateMerchantInput(input: CreateMerchantInput): FieldError[] {
   if (input.id !== undefined && !UUID.test(input.id)) invalid('id', 'must be a UUID');
   if (input.remittanceCurrency !== undefined && !isSupportedCurrency(input.remittanceCurrency)) {
     invalid('remittance-currency', 'must be a supported ISO 4217 currency code');
+  }
+  if (input.rateMode !== undefined && input.rateMode !== 'guaranteed' && input.rateMode !== 'spot') {
+    invalid('rate-mode', 'must be guaranteed or spot');
   }
   if (input.notifyUrl !== undefined && !/^https?:\/\/\S+$/.test(input.notifyUrl)) {
     invalid('notify-url', 'must be an absolute http(s) URL');

@@ -5,5 +5,6 @@ import { BillingProfile } from '../../session/billing-profile.entity';
 import { PaymentSession } from '../../session/session.entity';
 import { IdempotencyRecord } from '../idempotency/idempotency-record.entity';
 import { TaxQuote } from '../../tax/tax-quote.entity';
+import { RateOffer, ReferenceRate } from '../../checkout/rates/rate.entities';
 
-export const ENTITIES = [Merchant, SigningSecret, User, BillingProfile, PaymentSession, IdempotencyRecord, TaxQuote];
+export const ENTITIES = [Merchant, SigningSecret, User, BillingProfile, PaymentSession, IdempotencyRecord, TaxQuote, ReferenceRate, RateOffer];
