@@ -49,8 +49,9 @@ export class BadgeService {
 }
 
 export function disclaimer(merchantOfRecord: string, merchantName: string): string {
+  const statement = `Your card statement will show ${merchantOfRecord}`;
   return (
     `${merchantOfRecord} is the merchant of record for this order: it sells the items to you on behalf of ` +
-    `${merchantName} and handles the payment, sales taxes and refunds. Your card statement will show ${merchantOfRecord}.`
+    `${merchantName} and handles the payment, sales taxes and refunds. ${statement}${statement.endsWith('.') ? '' : '.'}`
   );
 }
