@@ -7,6 +7,8 @@ export enum CheckoutErrorCode {
   MerchantNotFound = 'MerchantNotFound',
   SignatureMissing = 'SignatureMissing',
   SignatureInvalid = 'SignatureInvalid',
+  CountryInvalid = 'CountryInvalid',
+  CurrencyNotFound = 'CurrencyNotFound',
   InternalError = 'InternalError',
 }
 
@@ -18,6 +20,8 @@ const STATUS: Record<CheckoutErrorCode, number> = {
   [CheckoutErrorCode.MerchantNotFound]: 404,
   [CheckoutErrorCode.SignatureMissing]: 401,
   [CheckoutErrorCode.SignatureInvalid]: 401,
+  [CheckoutErrorCode.CountryInvalid]: 400,
+  [CheckoutErrorCode.CurrencyNotFound]: 400,
   [CheckoutErrorCode.InternalError]: 500,
 };
 

@@ -3,6 +3,12 @@ import { AuthModule } from '../auth/auth.module';
 import { AssetsController } from './badge/assets.controller';
 import { BadgeController } from './badge/badge.controller';
 import { BadgeService } from './badge/badge.service';
+import { PaymentMethodsController } from './payment-methods/payment-methods.controller';
+import { PaymentMethodsService } from './payment-methods/payment-methods.service';
+import { RATE_SOURCE } from './rates/rate-source';
+import { RatesController } from './rates/rates.controller';
+import { RatesService } from './rates/rates.service';
+import { ReferenceRateSource } from './rates/reference-rate-source';
 import { CheckoutExceptionFilter } from './signed/checkout-exception.filter';
 import { SignedRequestGuard } from './signed/signed-request.guard';
 import { SignedResponseInterceptor } from './signed/signed-response.interceptor';
@@ -10,7 +16,7 @@ import { SignedResponseInterceptor } from './signed/signed-response.interceptor'
 /** The signed Checkout interface (rates, fingerprint, payment methods, badge, checkout, capture, refund). */
 @Module({
   imports: [AuthModule],
-  controllers: [BadgeController, AssetsController],
-  providers: [BadgeService, SignedRequestGuard, SignedResponseInterceptor, CheckoutExceptionFilter],
+  controllers: [BadgeController, AssetsController, RatesController, PaymentMethodsController],
+  providers: [BadgeService, PaymentMethodsService, RatesService, { provide: RATE_SOURCE, useClass: ReferenceRateSource }, SignedRequestGuard, SignedResponseInterceptor, CheckoutExceptionFilter],
 })
 export class CheckoutModule {}

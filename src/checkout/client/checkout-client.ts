@@ -38,6 +38,15 @@ export class CheckoutClient {
     return this.get<{ Text: string; Html: string; ImageUrl: string; FlagImageUrl: string; TermsOfServiceUrl: string; MerchantOfRecord: string; MerchantOfRecordUrl: string; MerchantName: string }>('badge', params);
   }
 
+  getRates() {
+    return this.get<{ RateOffers?: { Id: string; Currency: string; Rate: number; Expiry: string }[]; Rates?: { Currency: string; Rate: number }[]; Indicative?: boolean }>('getRates');
+  }
+
+  /** The payment methods offered for a shopper's Country and Currency (cards only when ViaAgent). */
+  paymentMethods(params: { Country: string; Currency: string; ViaAgent?: boolean }) {
+    return this.get<{ PaymentMethods: { Name: string; Class: 'Card' | 'Online' | 'Offline'; Label: string; DelayedCapture: boolean }[] }>('getPaymentMethods', params);
+  }
+
   /** A signed GET: request and signature as query parameters. */
   async get<T>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
     const text = this.requestText(params);
