@@ -3,6 +3,8 @@ import { AuthModule } from '../auth/auth.module';
 import { AssetsController } from './badge/assets.controller';
 import { BadgeController } from './badge/badge.controller';
 import { BadgeService } from './badge/badge.service';
+import { FingerprintController, FingerprintFrameController } from './fingerprint/fingerprint.controller';
+import { FingerprintService } from './fingerprint/fingerprint.service';
 import { PaymentMethodsController } from './payment-methods/payment-methods.controller';
 import { PaymentMethodsService } from './payment-methods/payment-methods.service';
 import { RATE_SOURCE } from './rates/rate-source';
@@ -16,7 +18,8 @@ import { SignedResponseInterceptor } from './signed/signed-response.interceptor'
 /** The signed Checkout interface (rates, fingerprint, payment methods, badge, checkout, capture, refund). */
 @Module({
   imports: [AuthModule],
-  controllers: [BadgeController, AssetsController, RatesController, PaymentMethodsController],
-  providers: [BadgeService, PaymentMethodsService, RatesService, { provide: RATE_SOURCE, useClass: ReferenceRateSource }, SignedRequestGuard, SignedResponseInterceptor, CheckoutExceptionFilter],
+  controllers: [BadgeController, AssetsController, FingerprintController, FingerprintFrameController, RatesController, PaymentMethodsController],
+  providers: [BadgeService, FingerprintService, PaymentMethodsService, RatesService, { provide: RATE_SOURCE, useClass: ReferenceRateSource }, SignedRequestGuard, SignedResponseInterceptor, CheckoutExceptionFilter],
+  exports: [FingerprintService],
 })
 export class CheckoutModule {}
