@@ -1,24 +1,5 @@
-import { MigrationInterface, QueryRunner, Table, TableColumnOptions, TableIndex } from 'typeorm';
-
-const uuid = (name: string, nullable = false): TableColumnOptions => ({
-  name,
-  type: 'varchar',
-  length: '36',
-  isNullable: nullable,
-});
-const text = (name: string, length: number, nullable = false): TableColumnOptions => ({
-  name,
-  type: 'varchar',
-  length: String(length),
-  isNullable: nullable,
-});
-/** Matches @CreateDateColumn/@UpdateDateColumn({ precision: 6 }) on both databases. */
-const timestamp = (queryRunner: QueryRunner, name: string): TableColumnOptions => ({
-  name,
-  type: 'datetime',
-  precision: 6,
-  default: queryRunner.connection.options.type === 'better-sqlite3' ? "datetime('now')" : 'CURRENT_TIMESTAMP(6)',
-});
+import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
+import { textColumn as text, timestampColumn as timestamp, uuidColumn as uuid } from './column-helpers';
 
 /** Binary and NO PAD: trailing spaces count too. */
 export const exactCollation = (type: 'mysql' | 'mariadb') => (type === 'mariadb' ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin');

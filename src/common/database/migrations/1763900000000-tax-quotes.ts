@@ -1,11 +1,11 @@
 import { MigrationInterface, QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
+import { timestampColumn } from './column-helpers';
 
 /** Stored tax quotes, and the quote a session may refer to. */
 export class TaxQuotes1763900000000 implements MigrationInterface {
   name = 'TaxQuotes1763900000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const sqlite = queryRunner.connection.options.type === 'better-sqlite3';
     await queryRunner.createTable(
       new Table({
         name: 'tax_quote',
@@ -17,7 +17,7 @@ export class TaxQuotes1763900000000 implements MigrationInterface {
           { name: 'amount', type: 'bigint' },
           { name: 'tax_amount', type: 'bigint' },
           { name: 'body', type: 'text' },
-          { name: 'created_at', type: 'datetime', precision: 6, default: sqlite ? "datetime('now')" : 'CURRENT_TIMESTAMP(6)' },
+          timestampColumn(queryRunner, 'created_at'),
         ],
         indices: [new TableIndex({ name: 'IDX_tax_quote_merchant_created', columnNames: ['merchant_id', 'created_at'] })],
       }),

@@ -1,11 +1,11 @@
 import { MigrationInterface, QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
+import { timestampColumn } from './column-helpers';
 
 /** FX: imported reference rates, guaranteed rate offers, and each merchant's rate mode. */
 export class Rates1764000000000 implements MigrationInterface {
   name = 'Rates1764000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const sqlite = queryRunner.connection.options.type === 'better-sqlite3';
     await queryRunner.createTable(
       new Table({
         name: 'reference_rate',
@@ -26,7 +26,7 @@ export class Rates1764000000000 implements MigrationInterface {
           { name: 'currency', type: 'varchar', length: '3' },
           { name: 'rate', type: 'varchar', length: '40' },
           { name: 'expires_at', type: 'datetime', precision: 3 },
-          { name: 'created_at', type: 'datetime', precision: 6, default: sqlite ? "datetime('now')" : 'CURRENT_TIMESTAMP(6)' },
+          timestampColumn(queryRunner, 'created_at'),
         ],
         indices: [new TableIndex({ name: 'IDX_rate_offer_remittance_expiry', columnNames: ['remittance_currency', 'expires_at'] })],
       }),

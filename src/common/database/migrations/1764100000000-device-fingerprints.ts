@@ -1,11 +1,11 @@
 import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
+import { timestampColumn } from './column-helpers';
 
 /** Devices recorded by the fingerprint script. */
 export class DeviceFingerprints1764100000000 implements MigrationInterface {
   name = 'DeviceFingerprints1764100000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const sqlite = queryRunner.connection.options.type === 'better-sqlite3';
     await queryRunner.createTable(
       new Table({
         name: 'device_fingerprint',
@@ -14,7 +14,7 @@ export class DeviceFingerprints1764100000000 implements MigrationInterface {
           { name: 'merchant_id', type: 'varchar', length: '36' },
           { name: 'device', type: 'text', isNullable: true },
           { name: 'recorded_at', type: 'datetime', precision: 3, isNullable: true },
-          { name: 'created_at', type: 'datetime', precision: 6, default: sqlite ? "datetime('now')" : 'CURRENT_TIMESTAMP(6)' },
+          timestampColumn(queryRunner, 'created_at'),
         ],
         indices: [new TableIndex({ name: 'IDX_fingerprint_merchant_created', columnNames: ['merchant_id', 'created_at'] })],
       }),
