@@ -26,6 +26,8 @@ export class AppConfig {
   readonly secretsKey: { value: string; previous: string | null } | { file: string };
   readonly secretRotationOverlapSeconds: number;
   readonly merchantOfRecord: { name: string; url: string; termsUrl: string };
+  /** Browser origins CORS allows, exactly as a browser sends them in Origin; empty = CORS closed. */
+  readonly corsOrigins: string[];
 
   constructor(env: Env) {
     this.port = env.PORT ?? 3000;
@@ -50,6 +52,15 @@ export class AppConfig {
     };
 
     const problems: string[] = [];
+    // Browsers send the origin in lower case without a default port; normalise so that a match is exact.
+    this.corsOrigins = [];
+    for (const origin of (env.CORS_ORIGINS ?? '').split(',').filter(Boolean)) {
+      try {
+        this.corsOrigins.push(new URL(origin).origin);
+      } catch {
+        problems.push(`  CORS_ORIGINS: ${JSON.stringify(origin)} is not a valid origin`);
+      }
+    }
     if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
       problems.push('  TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
     }

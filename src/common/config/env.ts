@@ -75,6 +75,13 @@ export class Env {
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'must be an absolute http(s) URL' })
   MOR_TERMS_URL?: string;
 
+  /** Comma-separated browser origins allowed by CORS (https://shop.example,http://localhost:8080); unset = none. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?(,https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?)*$/, {
+    message: 'must be comma-separated http(s) origins without paths, e.g. https://shop.example,http://localhost:8080',
+  })
+  CORS_ORIGINS?: string;
+
   /** How long a merchant's previous signing secret still verifies after a rotation. */
   @IsOptional() @IsInt() @Min(0) @Max(30 * 24 * 3600)
   SECRET_ROTATION_OVERLAP_SECONDS?: number;
@@ -131,4 +138,5 @@ class EnvKeys implements Required<Record<keyof Env, true>> {
   MOR_NAME = true as const;
   MOR_URL = true as const;
   MOR_TERMS_URL = true as const;
+  CORS_ORIGINS = true as const;
 }
