@@ -9,6 +9,7 @@ import { nestLogLevels } from './common/http/log-levels';
 import { setupOpenApi } from './common/http/openapi';
 import { corsOptions, securityHeaders } from './common/http/security-headers';
 import { httpsOnly, httpsOptions } from './common/http/transport-security';
+import { HttpMetrics } from './metrics/http-metrics.middleware';
 
 export interface CreateAppOptions {
   /** Middleware that must see every request first (main.ts counts in-flight requests for shutdown). */
@@ -26,6 +27,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   app.disable('x-powered-by');
   for (const handler of options.beforeRoutes ?? []) app.use(handler);
+  // Next, so that every response is counted (refusals by the middleware below and errors included).
+  app.use(app.get(HttpMetrics).track);
   // Behind a TLS-terminating proxy, trust its X-Forwarded-Proto (one hop) for request.secure.
   app.set('trust proxy', config.trustProxy ? 1 : false);
   // Helmet first, so that every response (a refusal of plain HTTP too) carries its headers.

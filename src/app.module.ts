@@ -9,13 +9,14 @@ import { DatabaseModule } from './common/database/database.module';
 import { SecretsModule } from './common/secrets/secrets.module';
 import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { SessionModule } from './session/session.module';
 import { TaxModule } from './tax/tax.module';
 
 /** Feature modules are listed statically (where `nest g module` adds new ones); configuration is dynamic. */
 @Module({
-  imports: [DatabaseModule, SecretsModule, AuthModule, SessionModule, CheckoutModule, TaxModule, HealthModule],
+  imports: [DatabaseModule, SecretsModule, AuthModule, SessionModule, CheckoutModule, TaxModule, HealthModule, MetricsModule],
   providers: [
     { provide: APP_FILTER, useClass: GlobalExceptionFilter },
     { provide: APP_PIPE, useClass: AppValidationPipe },

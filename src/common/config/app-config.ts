@@ -28,6 +28,8 @@ export class AppConfig {
   readonly merchantOfRecord: { name: string; url: string; termsUrl: string };
   /** Browser origins CORS allows, exactly as a browser sends them in Origin; empty = CORS closed. */
   readonly corsOrigins: string[];
+  /** Bearer token GET /metrics requires; null = no authentication (block /metrics at the proxy). */
+  readonly metricsToken: string | null;
 
   constructor(env: Env) {
     this.port = env.PORT ?? 3000;
@@ -43,6 +45,7 @@ export class AppConfig {
     this.bodyLimit = env.BODY_LIMIT ?? '100kb';
     this.idempotencyTtlSeconds = env.IDEMPOTENCY_TTL_SECONDS ?? 24 * 3600;
     this.trustProxy = env.TRUST_PROXY === '1';
+    this.metricsToken = env.METRICS_TOKEN ?? null;
     this.secretRotationOverlapSeconds = env.SECRET_ROTATION_OVERLAP_SECONDS ?? 24 * 3600;
     const morUrl = env.MOR_URL ?? `${this.publicUrl}/merchant-of-record`;
     this.merchantOfRecord = {

@@ -82,6 +82,10 @@ export class Env {
   })
   CORS_ORIGINS?: string;
 
+  /** When set, GET /metrics requires Authorization: Bearer <token>; unset = open (keep it off the internet). */
+  @IsOptional() @Matches(/^[A-Za-z0-9._~+\/=-]{16,}$/, { message: 'must be at least 16 token characters (letters, digits, ._~+/=-)' })
+  METRICS_TOKEN?: string;
+
   /** How long a merchant's previous signing secret still verifies after a rotation. */
   @IsOptional() @IsInt() @Min(0) @Max(30 * 24 * 3600)
   SECRET_ROTATION_OVERLAP_SECONDS?: number;
@@ -139,4 +143,5 @@ class EnvKeys implements Required<Record<keyof Env, true>> {
   MOR_URL = true as const;
   MOR_TERMS_URL = true as const;
   CORS_ORIGINS = true as const;
+  METRICS_TOKEN = true as const;
 }
