@@ -46,9 +46,8 @@ export class SessionService {
         ...sessionColumns(input, profile),
       });
       await insertOrConflict(manager, session);
-      // Read back so that the response shows exactly what was stored (timestamps, version).
-      const stored = await manager.getRepository(PaymentSession).findOneByOrFail({ id: session.id });
-      return toSessionView(stored, profile);
+      // The view shows no database-generated column, so the inserted entity is the stored row.
+      return toSessionView(session, profile);
     });
   }
 
