@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
 import { DemoSeeder } from './auth/demo-seeder';
 import { CheckoutModule } from './checkout/checkout.module';
+import { ClockModule } from './common/clock/clock.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
@@ -16,7 +17,7 @@ import { TaxModule } from './tax/tax.module';
 
 /** Feature modules are listed statically (where `nest g module` adds new ones); configuration is dynamic. */
 @Module({
-  imports: [DatabaseModule, SecretsModule, AuthModule, SessionModule, CheckoutModule, TaxModule, HealthModule, MetricsModule],
+  imports: [ClockModule, DatabaseModule, SecretsModule, AuthModule, SessionModule, CheckoutModule, TaxModule, HealthModule, MetricsModule],
   providers: [
     { provide: APP_FILTER, useClass: GlobalExceptionFilter },
     { provide: APP_PIPE, useClass: AppValidationPipe },
