@@ -28,19 +28,26 @@ export class SigningSecretService {
     private readonly config: AppConfig,
   ) {}
 
-  /** A new secret for the merchant (inside the caller's transaction); returned once, in clear. */
-  async issue(manager: EntityManager, merchantId: string): Promise<string> {
+  /**
+   * A new secret for the merchant (inside the caller's transaction); returned once, in clear.
+   * It is usable only in `environment` (default: the running one).
+   */
+  async issue(manager: EntityManager, merchantId: string, environment = this.config.environment): Promise<string> {
     const secret = randomBytes(32).toString('base64url');
     await manager.getRepository(SigningSecret).insert({
       id: randomUUID(),
       merchantId,
       secretSealed: this.box.seal(secret),
+      environment,
       retiresAt: null,
     });
     return secret;
   }
 
-  /** Replaces the current secret; the old one keeps verifying for SECRET_ROTATION_OVERLAP_SECONDS. */
+  /**
+   * Replaces the running environment's current secret; the old one keeps verifying for
+   * SECRET_ROTATION_OVERLAP_SECONDS. Another environment's secrets are left alone.
+   */
   async rotate(merchantId: string, now = new Date()): Promise<RotatedSecret> {
     if (!(await this.dataSource.getRepository(Merchant).existsBy({ id: merchantId }))) {
       throw invalidRequest([{ Field: 'merchant', Code: FieldErrorCode.Invalid, Message: 'No merchant has this id' }]);
@@ -49,7 +56,7 @@ export class SigningSecretService {
     return this.transactions.run(async (manager) => {
       const retired = await manager
         .getRepository(SigningSecret)
-        .update({ merchantId, retiresAt: IsNull() }, { retiresAt: previousValidUntil });
+        .update({ merchantId, environment: this.config.environment, retiresAt: IsNull() }, { retiresAt: previousValidUntil });
       const secret = await this.issue(manager, merchantId);
       return { secret, previousValidUntil: retired.affected ? previousValidUntil : null };
     });
@@ -88,10 +95,14 @@ export class SigningSecretService {
     return valid;
   }
 
-  /** Current secret first, then the ones still inside their overlap. */
+  /** The running environment's secrets: current first, then the ones still inside their overlap. */
   private async usableSecrets(merchantId: string, now: Date): Promise<string[]> {
+    const { environment } = this.config;
     const rows = await this.dataSource.getRepository(SigningSecret).find({
-      where: [{ merchantId, retiresAt: IsNull() }, { merchantId, retiresAt: MoreThan(now) }],
+      where: [
+        { merchantId, environment, retiresAt: IsNull() },
+        { merchantId, environment, retiresAt: MoreThan(now) },
+      ],
       order: { createdAt: 'DESC' },
     });
     return rows.map((row) => this.box.open(row.secretSealed));

@@ -4,6 +4,7 @@ import { IsUUID } from 'class-validator';
 import type { Response } from 'express';
 import { SigningSecretService } from '../../auth/signing-secret.service';
 import { CheckoutExceptionFilter } from '../signed/checkout-exception.filter';
+import { Replayable } from '../signed/signed-endpoint.decorator';
 import { SignedPayload } from '../signed/signed-payload.decorator';
 import { SignedRequestGuard } from '../signed/signed-request.guard';
 import { FingerprintService } from './fingerprint.service';
@@ -29,6 +30,7 @@ export class FingerprintController {
    * Its body is JavaScript, so its signature travels in the Signature header.
    */
   @Get('fingerprint')
+  @Replayable()
   @UseGuards(SignedRequestGuard)
   @UseFilters(CheckoutExceptionFilter)
   @ApiQuery({ name: 'request', description: 'JSON text of {"MerchantId": "…"}' })
