@@ -3,12 +3,13 @@ import { AuthModule } from '../auth/auth.module';
 import { IdempotencyModule } from '../common/idempotency/idempotency.module';
 import { TaxModule } from '../tax/tax.module';
 import { SessionController } from './session.controller';
+import { SessionExpiryJob } from './session-expiry.job';
 import { SessionService } from './session.service';
 
 @Module({
   imports: [AuthModule, IdempotencyModule, TaxModule],
   controllers: [SessionController],
-  providers: [SessionService],
+  providers: [SessionService, SessionExpiryJob],
   exports: [SessionService],
 })
 export class SessionModule {}

@@ -6,6 +6,7 @@ import { createApp } from '../../src/app.factory';
 import { MerchantService } from '../../src/auth/merchant.service';
 import { UserService } from '../../src/auth/user.service';
 import { AppConfig } from '../../src/common/config/app-config';
+import { takeTurns } from './sqlite-turns';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export interface Credentials {
@@ -29,20 +30,31 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /**
+   * Boots another instance on that app's database and secrets key, as a second server would be.
+   * Only the first instance drops the database: close this one before it.
+   */
+  shareDatabaseWith?: TestApp;
+}
+
 let counter = 0;
 
 /** Boots the whole application on a fresh database of the kind this Jest project tests. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+export async function startTestApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
+  const shared = options.shareDatabaseWith;
+  const database = shared?.database ?? (await createTestDatabase());
   const appEnv: Record<string, string> = {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     DB_POOL_SIZE: '10',
-    ...(env.SECRETS_KEY ? {} : { SECRETS_KEY_FILE: join(database.dir, 'secrets.key') }),
+    ...(shared ? secretsKeyOf(shared.env) : env.SECRETS_KEY ? {} : { SECRETS_KEY_FILE: join(database.dir, 'secrets.key') }),
     ...env,
     DATABASE_URL: database.url,
   };
   const config = AppConfig.fromEnvironment(appEnv);
+  if (shared && database.kind === 'sqlite') takeTurns(database, shared.app);
   const app = await createApp(config);
+  if (shared && database.kind === 'sqlite') takeTurns(database, app);
   const server = app.getHttpServer();
 
   const user: TestApp['user'] = async (merchantId, role) => {
@@ -66,7 +78,13 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
     close: async () => {
       await app.close();
-      await database.drop();
+      if (!shared) await database.drop();
     },
   };
+}
+
+/** The variables that locate the key sealing signing secrets: every instance needs the same. */
+function secretsKeyOf(env: Record<string, string>): Record<string, string> {
+  const names = ['SECRETS_KEY', 'SECRETS_KEY_PREVIOUS', 'SECRETS_KEY_FILE'].filter((name) => env[name] !== undefined);
+  return Object.fromEntries(names.map((name) => [name, env[name]]));
 }
