@@ -8,6 +8,9 @@
  *   create   POST /v2.22/session, a unique MerchantReference per request
  *   retrieve GET  /v2.22/session/{id}, rotating over a pool of sessions created beforehand
  *   quote    POST /v1/tax/quote, a 3-item quote to US-CA (rates, rounding, one stored row per quote)
+ *   checkout POST /v2.22/checkout, signed (HMAC, Timestamp + Nonce), a Visa card, Capture=false: validation,
+ *            replay check, tokenization, order + events, simulated authorization
+ *   capture  POST /v2.22/capture, signed, of the orders the checkout run authorized (each captured once)
  * while sampling the service's resident memory. It prints a table and writes bench-results/latest.json.
  *
  * It reports, it does not gate: exit 0 when the runs happened (targets missed or not, non-2xx or not),
@@ -43,6 +46,8 @@ const TARGETS = {
   retrieve: { rps: 1500, p99Ms: 25 },
   create: { rps: 400, p99Ms: 75 },
   quote: { rps: 800, p99Ms: 50 },
+  checkout: { rps: 300, p99Ms: 100 },
+  capture: { rps: 300, p99Ms: 100 },
   rssMb: 300,
 };
 /** Variables the service reads: never inherited from the caller's shell, so runs are comparable. */
@@ -572,7 +577,41 @@ function taxQuoteBody() {
   };
 }
 
-const SCENARIO_ORDER = ['create', 'retrieve', 'quote'];
+/** A signed Checkout call as the real API's plugins send it: form fields request + signature (+ card). */
+function signedForm(secret, payload, card) {
+  const text = JSON.stringify({ ...payload, Timestamp: new Date().toISOString(), Nonce: crypto.randomUUID() });
+  const fields = { request: text, signature: crypto.createHmac('sha256', secret).update(text, 'utf8').digest('base64') };
+  if (card) fields.card = JSON.stringify(card);
+  return new URLSearchParams(fields).toString();
+}
+
+/** 2 × 10.00 + 5.00 shipping = 25.00 USD by Visa, authorized only (captured in the capture scenario). */
+function checkoutPayload(merchantId) {
+  return {
+    MerchantId: merchantId,
+    ReferenceId: `bench-${RUN_TAG}-${++referenceCounter}`,
+    PaymentMethod: 'VISA',
+    ConsumerCurrency: 'USD',
+    ConsumerTotal: '25.00',
+    Capture: false,
+    Items: [{ Sku: 'SKU-1', ConsumerPrice: '10.00', Quantity: '2' }],
+    Shipping: { ConsumerPrice: '5.00' },
+    Consumer: { Name: 'Jo Doe', Email: 'jo@example.com', Country: 'US' },
+  };
+}
+
+const BENCH_CARD = { Name: 'Jo Doe', Number: '4111111111111111', VerificationCode: '123', Expiry: { Month: 12, Year: new Date().getUTCFullYear() + 3 } };
+
+/** The OrderId inside a signed form answer (response=<json>&signature=...), or null. */
+function orderIdOf(body) {
+  try {
+    return JSON.parse(new URLSearchParams(String(body)).get('response') ?? 'null')?.OrderId ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const SCENARIO_ORDER = ['create', 'retrieve', 'quote', 'checkout', 'capture'];
 
 const SCENARIOS = {
   create: (authorization) => ({
@@ -597,6 +636,28 @@ const SCENARIOS = {
       },
     };
   },
+  checkout: (authorization, ids, merchant) => ({
+    method: 'POST',
+    path: `${API}/checkout`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    setupRequest: (request) => {
+      request.body = signedForm(merchant.SigningSecret, checkoutPayload(merchant.MerchantId), BENCH_CARD);
+      return request;
+    },
+    // Authorized orders wait for the capture scenario.
+    onOrder: (orderId) => merchant.authorized.push(orderId),
+  }),
+  capture: (authorization, ids, merchant) => ({
+    method: 'POST',
+    path: `${API}/capture`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    // Each authorized order once; should the run outlast them, repeats answer from the Processed fast path.
+    setupRequest: (request) => {
+      const orderId = merchant.authorized[merchant.captureNext++ % Math.max(1, merchant.authorized.length)];
+      request.body = signedForm(merchant.SigningSecret, { MerchantId: merchant.MerchantId, OrderId: orderId });
+      return request;
+    },
+  }),
   quote: (authorization) => ({
     method: 'POST',
     path: '/v1/tax/quote',
@@ -609,13 +670,20 @@ const SCENARIOS = {
 };
 
 /** One autocannon run; non-2xx answers are counted by autocannon, a few of their bodies kept here. */
-function runAutocannon({ port, scenario, authorization, ids, connections, duration }) {
+function runAutocannon({ port, scenario, authorization, ids, merchant, connections, duration }) {
   const autocannon = require('autocannon');
   const failures = { samples: [], byStatus: {} };
+  const { onOrder, ...definition } = SCENARIOS[scenario](authorization, ids, merchant);
   const request = {
-    ...SCENARIOS[scenario](authorization, ids),
+    ...definition,
     onResponse: (status, body) => {
-      if (status >= 200 && status < 300) return;
+      if (status >= 200 && status < 300) {
+        if (onOrder) {
+          const orderId = orderIdOf(body);
+          if (orderId) onOrder(orderId);
+        }
+        return;
+      }
       failures.byStatus[status] = (failures.byStatus[status] ?? 0) + 1;
       if (failures.samples.length < 5) failures.samples.push(`${status} ${String(body).slice(0, 300)}`);
     },
@@ -658,6 +726,8 @@ async function benchTarget(kind, options) {
 
     const cliEnv = baseEnv({ DATABASE_URL: database.url, APP_ENV: 'sandbox', LOG_LEVEL: 'warn', ...database.env });
     const merchant = await runCli(['merchant', 'create', '--name', `Bench ${RUN_TAG}`], cliEnv);
+    merchant.authorized = [];
+    merchant.captureNext = 0;
     const username = `bench-${RUN_TAG}`;
     const password = crypto.randomBytes(18).toString('base64url');
     await runCli(['user', 'create', '--username', username, '--password', password, '--merchant', merchant.MerchantId], cliEnv);
@@ -674,7 +744,7 @@ async function benchTarget(kind, options) {
     const ids = await createSessionPool(service.port, authorization, RETRIEVE_POOL);
     log(`  created ${ids.length} sessions for the retrieve pool`);
 
-    const base = { port: service.port, authorization, ids, connections: options.connections };
+    const base = { port: service.port, authorization, ids, merchant, connections: options.connections };
     const warmup = Math.min(WARMUP_SECONDS, options.duration);
     const check = await httpRequest(service.port, 'POST', '/v1/tax/quote', { headers: { authorization }, body: taxQuoteBody() });
     if (check.status !== 201 || !(JSON.parse(check.text).TaxAmount > 0)) {
@@ -685,6 +755,9 @@ async function benchTarget(kind, options) {
       log(`  warm-up ${scenario}: ${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx, ${result.errors} errors`);
     }
 
+    // Capture measures only orders authorized in the measured checkout run, not the warm-up's.
+    merchant.authorized.length = 0;
+    merchant.captureNext = 0;
     for (const scenario of SCENARIO_ORDER) {
       await sleep(1000);
       log(`  measuring ${scenario}: ${options.connections} connections for ${options.duration} s ...`);

@@ -7,17 +7,19 @@ import { ClockModule } from './common/clock/clock.module';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
+import { SchedulerModule } from './common/scheduler/scheduler.module';
 import { SecretsModule } from './common/secrets/secrets.module';
 import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
+import { OrderJobsModule } from './orders/order-jobs.module';
 import { SessionModule } from './session/session.module';
 import { TaxModule } from './tax/tax.module';
 
 /** Feature modules are listed statically (where `nest g module` adds new ones); configuration is dynamic. */
 @Module({
-  imports: [ClockModule, DatabaseModule, SecretsModule, AuthModule, SessionModule, CheckoutModule, TaxModule, HealthModule, MetricsModule],
+  imports: [ClockModule, DatabaseModule, SchedulerModule, SecretsModule, AuthModule, SessionModule, CheckoutModule, OrderJobsModule, TaxModule, HealthModule, MetricsModule],
   providers: [
     { provide: APP_FILTER, useClass: GlobalExceptionFilter },
     { provide: APP_PIPE, useClass: AppValidationPipe },

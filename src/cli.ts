@@ -14,17 +14,35 @@ import { SecretsModule } from './common/secrets/secrets.module';
 import { rotateSecretsKey } from './common/secrets/rotate-secrets-key';
 import { importRates, readRateFile } from './checkout/rates/rate-import';
 import { TransactionRunner } from './common/database/transaction-runner';
+import { Scheduler } from './common/scheduler/scheduler.service';
+import { describeJobRuns, JOB_MODULES } from './scheduled-jobs';
+import { ClockModule } from './common/clock/clock.module';
+import { OrderPaymentService } from './orders/order-payment.service';
+import { OrdersModule } from './orders/orders.module';
 
 const USAGE = `usage:
   cli merchant create --name NAME [--id UUID] [--remittance-currency USD] [--notify-url URL] [--rate-mode guaranteed|spot]
   cli merchant rotate-secret --merchant MERCHANT_ID
   cli user create --username U --password P (--merchant MERCHANT_ID | --role admin) [--role merchant|readonly|admin]
   cli secrets rotate-key
-  cli rates import FILE`;
+  cli rates import FILE
+  cli jobs run                 (runs the scheduled jobs that are due now, once)
+  cli orders funds-received --order ORDER_ID   (sandbox: the bank transfer or voucher of a Pending order was paid)`;
 
 type Command = (app: { get<T>(type: new (...args: never[]) => T): T }, args: string[]) => Promise<object>;
 
 const COMMANDS: Record<string, Command> = {
+  'jobs run': async (app, args) => {
+    parseArgs({ args, options: {} });
+    return describeJobRuns(await app.get(Scheduler).runDue());
+  },
+  'orders funds-received': async (app, args) => {
+    const { values } = parseArgs({ args, options: { order: { type: 'string' } } });
+    if (!values.order) throw new UsageError('--order is required');
+    if (app.get(AppConfig).environment !== 'sandbox') throw new UsageError('orders funds-received is a sandbox command: production learns of funds from its processor');
+    const order = await app.get(OrderPaymentService).fundsReceived(values.order);
+    return { OrderId: order.id, OrderState: order.state };
+  },
   'merchant create': async (app, args) => {
     const { values } = parseArgs({
       args,
@@ -87,17 +105,20 @@ class UsageError extends Error {}
 
 @Module({})
 class CliModule {
-  static forRoot(config: AppConfig) {
-    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, SecretsModule, AuthModule] };
+  static forRoot(config: AppConfig, extra: Array<new () => unknown> = []) {
+    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, SecretsModule, AuthModule, ...extra] };
   }
 }
 
 /** Prints exactly one JSON line on stdout, or a clear error on stderr with a non-zero exit. */
 async function main(argv: string[]): Promise<number> {
-  const command = COMMANDS[argv.slice(0, 2).join(' ')];
-  if (!command) throw new UsageError(argv.length ? `unknown command: ${argv.slice(0, 2).join(' ')}` : 'no command given');
+  const name = argv.slice(0, 2).join(' ');
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(argv.length ? `unknown command: ${name}` : 'no command given');
   const config = AppConfig.fromEnvironment();
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: false, abortOnError: false });
+  // Only `jobs run` boots the job modules: the other commands must not register (write) job rows.
+  const modules = CliModule.forRoot(config, name === 'jobs run' ? JOB_MODULES : name.startsWith('orders ') ? [ClockModule, OrdersModule] : []);
+  const app = await NestFactory.createApplicationContext(modules, { logger: false, abortOnError: false });
   try {
     process.stdout.write(`${JSON.stringify(await command(app, argv.slice(2)))}\n`);
     return 0;

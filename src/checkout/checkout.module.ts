@@ -1,5 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { OrdersModule } from '../orders/orders.module';
+import { CheckoutController } from './orders/checkout.controller';
+import { CheckoutService } from './orders/checkout.service';
+import { OrderAuthorizationController } from './orders/order-authorization.controller';
+import { OrderOperationsController } from './orders/order-operations.controller';
 import { AssetsController } from './badge/assets.controller';
 import { BadgeController } from './badge/badge.controller';
 import { BadgeService } from './badge/badge.service';
@@ -12,14 +17,15 @@ import { RatesController } from './rates/rates.controller';
 import { RatesService } from './rates/rates.service';
 import { ReferenceRateSource } from './rates/reference-rate-source';
 import { CheckoutExceptionFilter } from './signed/checkout-exception.filter';
+import { ReplayGuardService } from './signed/replay-guard.service';
 import { SignedRequestGuard } from './signed/signed-request.guard';
 import { SignedResponseInterceptor } from './signed/signed-response.interceptor';
 
 /** The signed Checkout interface (rates, fingerprint, payment methods, badge, checkout, capture, refund). */
 @Module({
-  imports: [AuthModule],
-  controllers: [BadgeController, AssetsController, FingerprintController, FingerprintFrameController, RatesController, PaymentMethodsController],
-  providers: [BadgeService, FingerprintService, PaymentMethodsService, RatesService, { provide: RATE_SOURCE, useClass: ReferenceRateSource }, SignedRequestGuard, SignedResponseInterceptor, CheckoutExceptionFilter],
+  imports: [AuthModule, OrdersModule],
+  controllers: [BadgeController, AssetsController, FingerprintController, FingerprintFrameController, RatesController, PaymentMethodsController, CheckoutController, OrderOperationsController, OrderAuthorizationController],
+  providers: [CheckoutService, BadgeService, FingerprintService, PaymentMethodsService, RatesService, { provide: RATE_SOURCE, useClass: ReferenceRateSource }, SignedRequestGuard, ReplayGuardService, SignedResponseInterceptor, CheckoutExceptionFilter],
   exports: [FingerprintService],
 })
 export class CheckoutModule {}

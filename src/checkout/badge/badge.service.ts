@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import * as geoip from 'geoip-country';
 import { MerchantService } from '../../auth/merchant.service';
 import { AppConfig } from '../../common/config/app-config';
+import { escapeHtml } from '../../common/http/html';
 import { CheckoutError, CheckoutErrorCode } from '../checkout-errors';
 import { BadgeView } from './badge.dto';
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * The merchant-of-record badge and disclaimer (spec 1.6: shown on the checkout page itself before

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /** An error answered by the service, or a response whose signature did not verify. */
 export class CheckoutClientError extends Error {
@@ -11,6 +11,80 @@ export class CheckoutClientError extends Error {
   }
 }
 
+export interface CheckoutParams {
+  ReferenceId: string;
+  PaymentMethod: string;
+  ConsumerTotal: string;
+  ConsumerCurrency: string;
+  Items: { Sku: string; Description?: string; ConsumerPrice: string; Quantity: string | number }[];
+  Consumer: { Name: string; Email: string; Country: string; Address?: string; City?: string; Region?: string; PostalCode?: string; Phone?: string; Company?: string };
+  Charges?: { Name: string; ConsumerPrice: string }[];
+  Discounts?: { Name: string; ConsumerPrice: string }[];
+  Shipping?: { ConsumerPrice: string; ConsumerTaxes?: string; ConsumerDuty?: string };
+  RateOfferId?: string;
+  Capture?: boolean;
+  ViaAgent?: boolean;
+  AcceptLiability?: boolean;
+  OpenContract?: boolean;
+  DeviceFingerprint?: string;
+  ContractId?: string;
+  ConsumerIpAddress?: string;
+  Return?: string;
+  Notify?: string;
+}
+
+/** The unsigned `card` field: kept by the service only as scheme, last four and a token. */
+export interface CardParams {
+  Name: string;
+  Number: string;
+  VerificationCode: string;
+  Expiry: { Month: number; Year: number };
+}
+
+export type CheckoutAction = { Redirect: string } | { Challenge: string } | { Display: { BankDetails: Record<string, string> } };
+
+export interface CheckoutAnswer {
+  OrderId: string;
+  Authorized: boolean;
+  Completed: boolean;
+  UnderReview: boolean;
+  ContractId?: string;
+  Action?: CheckoutAction;
+  /** Capture deadline of an authorized, uncaptured order. */
+  Expiry?: string;
+}
+
+export interface RefundView {
+  RefundId: string;
+  ReferenceId: string;
+  Amount: string;
+  Currency: string;
+  State: 'InProgress' | 'Succeeded' | 'Failed';
+  Reason?: string;
+  Times: { Created: string; Completed?: string };
+}
+
+export interface OrderView {
+  OrderId: string;
+  ReferenceId: string;
+  OrderState: string;
+  UnderReview: boolean;
+  PaymentMethod: string;
+  ConsumerCurrency: string;
+  ConsumerTotal: string;
+  RefundedAmount: string;
+  Captured: boolean;
+  Expiry?: string;
+  RateOfferId?: string;
+  Rate?: string;
+  ContractId?: string;
+  Card?: { Brand: string; Last4: string };
+  BankDetails?: Record<string, string>;
+  Action?: CheckoutAction;
+  Times: Record<string, string>;
+  Refunds: RefundView[];
+}
+
 export interface CheckoutClientOptions {
   /** e.g. http://localhost:3000/v2.22 */
   baseUrl: string;
@@ -18,6 +92,11 @@ export interface CheckoutClientOptions {
   signingSecret: string;
   /** How POST calls are encoded: form fields (as the real API) or a JSON envelope. Default form. */
   encoding?: 'form' | 'json';
+  /**
+   * Adds Timestamp (now) and a random Nonce to every request, so that the service accepts each signed
+   * request once and only for a few minutes. Default true; false sends exactly what the real API takes.
+   */
+  replayProtection?: boolean;
   fetch?: typeof fetch;
 }
 
@@ -47,6 +126,28 @@ export class CheckoutClient {
     return this.get<{ PaymentMethods: { Name: string; Class: 'Card' | 'Online' | 'Offline'; Label: string; DelayedCapture: boolean }[] }>('getPaymentMethods', params);
   }
 
+  /** Creates an order; a card payment passes the card beside the signed text (it is not signed). */
+  checkout(params: CheckoutParams, card?: CardParams) {
+    return this.post<CheckoutAnswer>('checkout', params as unknown as Record<string, unknown>, card);
+  }
+
+  capture(OrderId: string) {
+    return this.post<{ OrderId: string; OrderState: string }>('capture', { OrderId });
+  }
+
+  cancel(OrderId: string) {
+    return this.post<{ OrderId: string; OrderState: string }>('cancel', { OrderId });
+  }
+
+  /** Amount in the order currency; ReferenceId makes a retry return the same RefundId. */
+  refund(params: { OrderId: string; ReferenceId: string; Amount: string }) {
+    return this.post<{ RefundId: string }>('refund', params);
+  }
+
+  query(lookup: { OrderId: string } | { ReferenceId: string }) {
+    return this.post<OrderView>('query', lookup);
+  }
+
   /** A signed GET: request and signature as query parameters. */
   async get<T>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
     const text = this.requestText(params);
@@ -69,7 +170,9 @@ export class CheckoutClient {
   }
 
   private requestText(params: Record<string, unknown>): string {
-    return JSON.stringify({ MerchantId: this.options.merchantId, ...params });
+    // The Nonce keeps two identical calls in the same millisecond from being taken for a replay.
+    const replay = this.options.replayProtection === false ? {} : { Timestamp: new Date().toISOString(), Nonce: randomUUID() };
+    return JSON.stringify({ MerchantId: this.options.merchantId, ...params, ...replay });
   }
 
   private async read<T>(response: Response): Promise<T> {

@@ -53,6 +53,21 @@ export class RatesService {
   }
 
   /** The newest batch for this remittance currency, if it is still good for FRESHNESS_MS. */
+  /**
+   * The offer a checkout names in RateOfferId: it must exist, be unexpired and be against the merchant's
+   * remittance currency (else RateOfferNotFound), and be for the currency paid in (else CurrencyMismatch).
+   */
+  async acceptedOffer(id: string, remittanceCurrency: string, consumerCurrency: string, now: Date): Promise<RateOffer> {
+    const offer = await this.dataSource.getRepository(RateOffer).findOneBy({ id });
+    if (!offer || offer.remittanceCurrency !== remittanceCurrency || offer.expiresAt.getTime() <= now.getTime()) {
+      throw new CheckoutError(CheckoutErrorCode.RateOfferNotFound, 'No unexpired rate offer has this RateOfferId: call getRates for a fresh one');
+    }
+    if (offer.currency !== consumerCurrency) {
+      throw new CheckoutError(CheckoutErrorCode.CurrencyMismatch, `Rate offer ${id} is for ${offer.currency}, not ${consumerCurrency}`);
+    }
+    return offer;
+  }
+
   private async freshOffers(remittance: string, now: Date): Promise<RateOffer[] | null> {
     const newest = await this.dataSource.getRepository(RateOffer).findOne({
       where: { remittanceCurrency: remittance, expiresAt: MoreThan(new Date(now.getTime() + FRESHNESS_MS)) },

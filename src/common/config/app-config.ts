@@ -25,11 +25,16 @@ export class AppConfig {
   /** Where the secrets key comes from: the variable, or a key file (created in sandbox when missing). */
   readonly secretsKey: { value: string; previous: string | null } | { file: string };
   readonly secretRotationOverlapSeconds: number;
+  /** Signed Checkout requests: how far Timestamp may be from now, and whether it is required. */
+  readonly checkoutReplayWindowSeconds: number;
+  readonly checkoutRequireTimestamp: boolean;
   readonly merchantOfRecord: { name: string; url: string; termsUrl: string };
   /** Browser origins CORS allows, exactly as a browser sends them in Origin; empty = CORS closed. */
   readonly corsOrigins: string[];
   /** Bearer token GET /metrics requires; null = no authentication (block /metrics at the proxy). */
   readonly metricsToken: string | null;
+  /** Scheduled jobs (Scheduler): whether this instance runs them, and how often it looks for due ones. */
+  readonly scheduler: { enabled: boolean; tickMs: number };
 
   constructor(env: Env) {
     this.port = env.PORT ?? 3000;
@@ -46,7 +51,11 @@ export class AppConfig {
     this.idempotencyTtlSeconds = env.IDEMPOTENCY_TTL_SECONDS ?? 24 * 3600;
     this.trustProxy = env.TRUST_PROXY === '1';
     this.metricsToken = env.METRICS_TOKEN ?? null;
+    this.scheduler = { enabled: env.SCHEDULER_ENABLED !== 'false', tickMs: env.SCHEDULER_TICK_MS ?? 1000 };
     this.secretRotationOverlapSeconds = env.SECRET_ROTATION_OVERLAP_SECONDS ?? 24 * 3600;
+    this.checkoutReplayWindowSeconds = env.CHECKOUT_REPLAY_WINDOW_SECONDS ?? 300;
+    // Optional in sandbox so that clients written for the real API (which has no Timestamp) keep working.
+    this.checkoutRequireTimestamp = (env.CHECKOUT_REQUIRE_TIMESTAMP ?? (this.environment === 'production' ? 'true' : 'false')) === 'true';
     const morUrl = env.MOR_URL ?? `${this.publicUrl}/merchant-of-record`;
     this.merchantOfRecord = {
       name: env.MOR_NAME ?? (this.isSandbox ? 'Sandbox Merchant of Record Ltd.' : 'Merchant of Record'),

@@ -89,11 +89,28 @@ export class Env {
   /** How long a merchant's previous signing secret still verifies after a rotation. */
   @IsOptional() @IsInt() @Min(0) @Max(30 * 24 * 3600)
   SECRET_ROTATION_OVERLAP_SECONDS?: number;
+
+  /** "false": this instance runs no scheduled jobs (the other instances still do). */
+  @IsOptional() @IsIn(['true', 'false'])
+  SCHEDULER_ENABLED?: 'true' | 'false';
+
+  /** How often an instance looks for due scheduled jobs, in milliseconds. */
+  @IsOptional() @IsInt() @Min(10) @Max(3600 * 1000)
+  SCHEDULER_TICK_MS?: number;
+
+  /** How far a signed Checkout request's Timestamp may be from the server's clock (either way). */
+  @IsOptional() @IsInt() @Min(1) @Max(24 * 3600)
+  CHECKOUT_REPLAY_WINDOW_SECONDS?: number;
+
+  /** Whether signed Checkout requests must carry a Timestamp; unset = only in production. */
+  @IsOptional() @IsIn(['true', 'false'])
+  CHECKOUT_REQUIRE_TIMESTAMP?: 'true' | 'false';
 }
 
 const INTEGER_VARIABLES: (keyof Env)[] = [
+  'SCHEDULER_TICK_MS',
   'PORT', 'SESSION_TTL_SECONDS', 'CREDENTIAL_CACHE_TTL_SECONDS', 'DB_POOL_SIZE', 'IDEMPOTENCY_TTL_SECONDS',
-  'SECRET_ROTATION_OVERLAP_SECONDS',
+  'SECRET_ROTATION_OVERLAP_SECONDS', 'CHECKOUT_REPLAY_WINDOW_SECONDS',
 ];
 
 export class ConfigError extends Error {}
@@ -139,9 +156,13 @@ class EnvKeys implements Required<Record<keyof Env, true>> {
   SECRETS_KEY_PREVIOUS = true as const;
   SECRETS_KEY_FILE = true as const;
   SECRET_ROTATION_OVERLAP_SECONDS = true as const;
+  CHECKOUT_REPLAY_WINDOW_SECONDS = true as const;
+  CHECKOUT_REQUIRE_TIMESTAMP = true as const;
   MOR_NAME = true as const;
   MOR_URL = true as const;
   MOR_TERMS_URL = true as const;
   CORS_ORIGINS = true as const;
   METRICS_TOKEN = true as const;
+  SCHEDULER_ENABLED = true as const;
+  SCHEDULER_TICK_MS = true as const;
 }

@@ -1,5 +1,5 @@
 import { currencyDigits, isSupportedCurrency } from './currencies';
-import { decimalPlaces, fitsCurrency, fromMinorUnits, toMinorUnits } from './money';
+import { decimalPlaces, decimalToMinorUnits, fitsCurrency, formatMinorUnits, fromMinorUnits, toMinorUnits } from './money';
 
 describe('currencies', () => {
   it.each([
@@ -43,5 +43,28 @@ describe('money', () => {
   ])('toMinorUnits(%p, %s) = %i without float error', (value, currency, minor) => {
     expect(toMinorUnits(value, currency)).toBe(minor);
     expect(fromMinorUnits(minor, currency)).toBe(value);
+  });
+});
+
+describe('checkout decimal amounts', () => {
+  it('reads decimal strings and numbers exactly in the currency\'s decimals', () => {
+    expect(decimalToMinorUnits('12.50', 'USD')).toBe(1250);
+    expect(decimalToMinorUnits('0.1', 'USD')).toBe(10);
+    expect(decimalToMinorUnits(0.3, 'USD')).toBe(30);
+    expect(decimalToMinorUnits('1500', 'JPY')).toBe(1500);
+    expect(decimalToMinorUnits('1.255', 'KWD')).toBe(1255);
+  });
+
+  it('refuses too many decimals, signs, exponents and junk', () => {
+    for (const bad of ['12.505', '-1', '1e3', '', ' ', 'abc', '1.', '.5', '0x10']) expect(decimalToMinorUnits(bad, 'USD')).toBeNull();
+    expect(decimalToMinorUnits('1.5', 'JPY')).toBeNull();
+    expect(decimalToMinorUnits(Number.NaN, 'USD')).toBeNull();
+  });
+
+  it('formats minor units with each currency\'s own decimals', () => {
+    expect(formatMinorUnits(1250, 'USD')).toBe('12.50');
+    expect(formatMinorUnits(1500, 'JPY')).toBe('1500');
+    expect(formatMinorUnits(1255, 'KWD')).toBe('1.255');
+    expect(formatMinorUnits(5, 'EUR')).toBe('0.05');
   });
 });

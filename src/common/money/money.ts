@@ -23,3 +23,21 @@ export function toMinorUnits(value: number, currency: string): number {
 export function fromMinorUnits(minor: number, currency: string): number {
   return new Decimal(minor).dividedBy(Decimal.pow(10, currencyDigits(currency))).toNumber();
 }
+
+/**
+ * A decimal amount as the Checkout interface sends it ("12.50", or a JSON number) to integer minor
+ * units, exactly; null when it is not a plain non-negative decimal or has more decimals than the currency.
+ */
+export function decimalToMinorUnits(value: string | number, currency: string): number | null {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+  if (!/^\d{1,15}(\.\d{1,6})?$/.test(text)) return null;
+  const amount = new Decimal(text);
+  if (amount.decimalPlaces() > currencyDigits(currency)) return null;
+  const minor = amount.times(Decimal.pow(10, currencyDigits(currency)));
+  return minor.lte(MAX_MINOR_UNITS) ? minor.toNumber() : null;
+}
+
+/** Minor units as a decimal string with the currency's own decimals ("12.50", "1250" for JPY, "1.250" for KWD). */
+export function formatMinorUnits(minor: number, currency: string): string {
+  return new Decimal(minor).dividedBy(Decimal.pow(10, currencyDigits(currency))).toFixed(currencyDigits(currency));
+}

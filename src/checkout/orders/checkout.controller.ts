@@ -1,0 +1,27 @@
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CheckoutError, CheckoutErrorCode } from '../checkout-errors';
+import { RequestWithSignedCall } from '../signed/signed-call';
+import { SignedEndpoint } from '../signed/signed-endpoint.decorator';
+import { SignedPayload } from '../signed/signed-payload.decorator';
+import { CheckoutRequestDto } from './checkout-request.dto';
+import { CheckoutService } from './checkout.service';
+
+@ApiTags('Checkout')
+@Controller('checkout')
+export class CheckoutController {
+  constructor(private readonly checkouts: CheckoutService) {}
+
+  /** A card travels in the unsigned `card` field beside `request` and `signature` (DESIGN.md section 5). */
+  @Post()
+  @HttpCode(200)
+  @SignedEndpoint()
+  async checkout(@SignedPayload() payload: CheckoutRequestDto, @Req() request: RequestWithSignedCall): Promise<Record<string, unknown>> {
+    const answer = await this.checkouts.checkout(payload.MerchantId, payload, request.signedCall?.card);
+    if (answer.status !== 200) {
+      const error = (answer.body as { Error: { Code: CheckoutErrorCode; Message: string } }).Error;
+      throw new CheckoutError(error.Code, error.Message);
+    }
+    return answer.body as Record<string, unknown>;
+  }
+}

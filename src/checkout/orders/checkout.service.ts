@@ -1,0 +1,253 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { MerchantService } from '../../auth/merchant.service';
+import { Clock } from '../../common/clock/clock';
+import { violatedUniqueIndex } from '../../common/database/db-errors';
+import { TransactionRunner } from '../../common/database/transaction-runner';
+import { isCountryCode } from '../../common/iso/countries';
+import { isSupportedCurrency } from '../../common/money/currencies';
+import { fromMinorUnits } from '../../common/money/money';
+import { Contract } from '../../orders/contract.entity';
+import { OrderEvent } from '../../orders/order-event.entity';
+import { OrderPaymentService } from '../../orders/order-payment.service';
+import { OrderService } from '../../orders/order.service';
+import { OrderState } from '../../orders/order-state';
+import { Order, OrderDetails, StoredAnswer } from '../../orders/order.entity';
+import { CardInput, parseCard } from '../../orders/processor/card';
+import { PAYMENT_PROCESSOR, PaymentProcessor } from '../../orders/processor/payment-processor';
+import { CheckoutError, CheckoutErrorCode } from '../checkout-errors';
+import { FingerprintService } from '../fingerprint/fingerprint.service';
+import { findPaymentMethod, isOffered, PaymentMethodDefinition } from '../payment-methods/payment-method-catalogue';
+import { RatesService } from '../rates/rates.service';
+import { CheckoutRequestDto } from './checkout-request.dto';
+import { checkedConsumerTotal } from './checkout-total';
+import { checkoutAnswer } from './order.views';
+
+const ORDER_REFERENCE = { UQ_order_merchant_reference: 'payment_order.merchant_id, payment_order.source, payment_order.reference_id' };
+
+const DECLINE_MESSAGES = {
+  declined: 'The payment was declined by the issuer',
+  insufficient_funds: 'The payment was declined: insufficient funds',
+  abandoned: 'The shopper did not complete the payment',
+};
+
+/** Everything checked before an order exists. */
+interface ValidCheckout {
+  totalMinor: number;
+  method: PaymentMethodDefinition;
+  remittanceCurrency: string;
+  rate: { offerId: string; rate: string } | null;
+  contract: Contract | null;
+  card: CardInput | null;
+  requestHash: string;
+}
+
+/**
+ * POST /checkout: validates the request, reserves its ReferenceId as a new order, has the processor
+ * authorize it, and answers {OrderId, Authorized, Completed, UnderReview, ContractId?, Action?}.
+ * The same request again under its ReferenceId gets the same answer; a declined one may be retried.
+ */
+@Injectable()
+export class CheckoutService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+    private readonly merchants: MerchantService,
+    private readonly rates: RatesService,
+    private readonly fingerprints: FingerprintService,
+    private readonly orders: OrderService,
+    private readonly payments: OrderPaymentService,
+    private readonly clock: Clock,
+    @Inject(PAYMENT_PROCESSOR) private readonly processor: PaymentProcessor,
+  ) {}
+
+  async checkout(merchantId: string, request: CheckoutRequestDto, cardText: string | undefined): Promise<StoredAnswer> {
+    const valid = await this.validate(merchantId, request, cardText);
+    const order = await this.reserve(merchantId, request, valid);
+    if ('status' in order) return order;
+
+    if (valid.card) {
+      const token = await this.processor.tokenize(merchantId, valid.card);
+      await this.dataSource.getRepository(Order).update({ id: order.id }, { cardToken: token.token, cardBrand: token.brand, cardLast4: token.last4 });
+      Object.assign(order, { cardToken: token.token, cardBrand: token.brand, cardLast4: token.last4 });
+    } else if (valid.contract) {
+      Object.assign(order, { cardToken: valid.contract.cardToken, cardBrand: valid.contract.cardBrand, cardLast4: valid.contract.cardLast4 });
+      await this.dataSource.getRepository(Order).update({ id: order.id }, { cardToken: order.cardToken, cardBrand: order.cardBrand, cardLast4: order.cardLast4 });
+    }
+    const { declined } = await this.payments.authorize(order, { openContract: request.OpenContract === true });
+    const answer: StoredAnswer = declined
+      ? { status: 402, body: { Error: { Code: CheckoutErrorCode.PaymentAuthorizationFailed, Message: DECLINE_MESSAGES[declined] } } }
+      : { status: 200, body: checkoutAnswer(order) };
+    await this.dataSource.getRepository(Order).update({ id: order.id }, { answer });
+    return answer;
+  }
+
+  private async validate(merchantId: string, request: CheckoutRequestDto, cardText: string | undefined): Promise<ValidCheckout> {
+    const now = this.clock.now();
+    const merchant = await this.merchants.findById(merchantId);
+    if (!merchant) throw new CheckoutError(CheckoutErrorCode.MerchantNotFound, 'No merchant has this MerchantId');
+    const currency = request.ConsumerCurrency;
+    if (!isSupportedCurrency(currency)) throw new CheckoutError(CheckoutErrorCode.CurrencyNotFound, `${currency} is not a supported currency`);
+    if (!isCountryCode(request.Consumer.Country)) throw new CheckoutError(CheckoutErrorCode.CountryInvalid, `${request.Consumer.Country} is not an ISO 3166-1 country`);
+    const totalMinor = checkedConsumerTotal(request);
+
+    const method = findPaymentMethod(request.PaymentMethod);
+    const query = { country: request.Consumer.Country, currency, viaAgent: request.ViaAgent ?? false, amount: fromMinorUnits(totalMinor, currency) };
+    if (!method || !isOffered(method, query)) {
+      throw new CheckoutError(
+        CheckoutErrorCode.PaymentMethodUnsupported,
+        `${request.PaymentMethod} is not offered for ${query.country}, ${currency}${query.viaAgent ? ' via an agent' : ''} and this amount (see getPaymentMethods)`,
+      );
+    }
+
+    const offer = request.RateOfferId ? await this.rates.acceptedOffer(request.RateOfferId, merchant.remittanceCurrency, currency, now) : null;
+    if (request.DeviceFingerprint && !(await this.fingerprints.isKnownDevice(merchantId, request.DeviceFingerprint))) {
+      throw new CheckoutError(CheckoutErrorCode.DeviceFingerprintInvalid, 'DeviceFingerprint is not a GUID this merchant\'s fingerprint script issued');
+    }
+
+    const contract = request.ContractId ? await this.contract(merchantId, request.ContractId, method) : null;
+    let card: CardInput | null = null;
+    if (cardText !== undefined && (method.class !== 'Card' || contract)) {
+      throw new CheckoutError(CheckoutErrorCode.RequestInvalid, contract ? 'A contract charge takes no "card" field' : `${method.name} takes no "card" field`);
+    }
+    if (method.class === 'Card' && !contract) {
+      if (cardText === undefined) throw new CheckoutError(CheckoutErrorCode.CardNumberInvalid, `A ${method.name} payment needs the "card" field beside "request" and "signature"`);
+      card = parseCard(cardText, now);
+      if (card.brand !== method.name) {
+        throw new CheckoutError(CheckoutErrorCode.PaymentMethodMismatch, `The card is ${card.brand}, but PaymentMethod is ${method.name}`);
+      }
+    }
+    if (request.OpenContract && method.class !== 'Card') {
+      throw new CheckoutError(CheckoutErrorCode.PaymentMethodUnsupported, `${method.name} cannot open a contract: only cards can be stored`);
+    }
+    return {
+      totalMinor,
+      method,
+      remittanceCurrency: merchant.remittanceCurrency,
+      rate: offer ? { offerId: offer.id, rate: offer.rate } : null,
+      contract,
+      card,
+      requestHash: requestHash(request, card),
+    };
+  }
+
+  private async contract(merchantId: string, contractId: string, method: PaymentMethodDefinition): Promise<Contract> {
+    const contract = await this.dataSource.getRepository(Contract).findOneBy({ id: contractId, merchantId });
+    if (!contract) throw new CheckoutError(CheckoutErrorCode.ContractNotFound, 'No contract of this merchant has this ContractId');
+    if (contract.state !== 'Open') throw new CheckoutError(CheckoutErrorCode.ContractClosed, 'The contract is closed');
+    if (contract.paymentMethod !== method.name) {
+      throw new CheckoutError(CheckoutErrorCode.PaymentMethodMismatch, `The contract is for ${contract.paymentMethod}, not ${method.name}`);
+    }
+    return contract;
+  }
+
+  /**
+   * A new order in Processing holds the ReferenceId (a unique index), so two requests with one
+   * ReferenceId never both reach the processor. An existing ReferenceId: the same request gets its
+   * stored answer; after a decline any request is a new attempt; anything else is ReferenceIdMismatch.
+   */
+  private async reserve(merchantId: string, request: CheckoutRequestDto, valid: ValidCheckout): Promise<Order | StoredAnswer> {
+    const fields = this.orderFields(request, valid);
+    for (;;) {
+      const existing = await this.orders.find(merchantId, { referenceId: request.ReferenceId });
+      if (existing) {
+        if (existing.state === OrderState.ProcessingFailed) {
+          if (await this.orders.move(existing, OrderState.Processing, { ...fields, attempts: existing.attempts + 1, answer: null }, 'new attempt')) return existing;
+          continue;
+        }
+        if (existing.requestHash !== valid.requestHash) {
+          throw new CheckoutError(CheckoutErrorCode.ReferenceIdMismatch, 'This ReferenceId was already used for a different checkout');
+        }
+        if (existing.answer) return existing.answer;
+        throw new CheckoutError(CheckoutErrorCode.RequestInProgress, 'A checkout with this ReferenceId is still being processed; ask again shortly');
+      }
+      const order = this.dataSource.getRepository(Order).create({
+        ...fields,
+        id: randomUUID(),
+        merchantId,
+        source: 'checkout',
+        referenceId: request.ReferenceId,
+        sessionId: null,
+        state: OrderState.Processing,
+        version: 1,
+        underReview: false,
+        refundedMinor: 0,
+        answer: null,
+        attempts: 1,
+        action: null,
+        bankDetails: null,
+        expiresAt: null,
+        authorizedAt: null,
+        processedAt: null,
+        cancelledAt: null,
+      });
+      try {
+        await this.transactions.run(async (manager) => {
+          // A copy: on MySQL TypeORM writes the re-read defaults back raw (0 for false) into what it inserted.
+          await manager.getRepository(Order).insert({ ...order });
+          await manager.getRepository(OrderEvent).insert({
+            id: randomUUID(), orderId: order.id, merchantId, sequence: 1, fromState: null, toState: OrderState.Processing, reason: 'checkout',
+          });
+        });
+        return order;
+      } catch (error) {
+        if (!violatedUniqueIndex(error, ORDER_REFERENCE)) throw error;
+        // Another request took the ReferenceId first: decide against it.
+      }
+    }
+  }
+
+  private orderFields(request: CheckoutRequestDto, valid: ValidCheckout): Partial<Order> {
+    const details: OrderDetails = {
+      Items: request.Items.map((item) => ({ Sku: item.Sku, Description: item.Description, ConsumerPrice: String(item.ConsumerPrice), Quantity: Number(item.Quantity) })),
+      Charges: request.Charges?.map((charge) => ({ Name: charge.Name, ConsumerPrice: String(charge.ConsumerPrice) })),
+      Discounts: request.Discounts?.map((discount) => ({ Name: discount.Name, ConsumerPrice: String(discount.ConsumerPrice) })),
+      Shipping: request.Shipping && {
+        ConsumerPrice: String(request.Shipping.ConsumerPrice),
+        ConsumerTaxes: request.Shipping.ConsumerTaxes === undefined ? undefined : String(request.Shipping.ConsumerTaxes),
+        ConsumerDuty: request.Shipping.ConsumerDuty === undefined ? undefined : String(request.Shipping.ConsumerDuty),
+      },
+      Consumer: { ...request.Consumer },
+      ViaAgent: request.ViaAgent ?? false,
+      AcceptLiability: request.AcceptLiability,
+      OpenContract: request.OpenContract,
+      Notify: request.Notify,
+      Return: request.Return,
+    };
+    return {
+      paymentMethod: valid.method.name,
+      currency: request.ConsumerCurrency,
+      totalMinor: valid.totalMinor,
+      captureRequested: request.Capture !== false,
+      remittanceCurrency: valid.remittanceCurrency,
+      rateOfferId: valid.rate?.offerId ?? null,
+      rate: valid.rate?.rate ?? null,
+      contractId: valid.contract?.id ?? null,
+      deviceFingerprint: request.DeviceFingerprint ?? null,
+      cardToken: null,
+      cardBrand: null,
+      cardLast4: null,
+      details,
+      requestHash: valid.requestHash,
+    };
+  }
+}
+
+/**
+ * "The same checkout": the signed request (key order aside) and which card it carried (scheme and last
+ * four: the card field is not signed, and the full number is never kept, not even hashed).
+ */
+function requestHash(request: CheckoutRequestDto, card: CardInput | null): string {
+  const canonical = JSON.stringify(sortKeys(request));
+  return createHash('sha256').update(canonical).update(card ? `|${card.brand}|${card.number.slice(-4)}` : '|').digest('hex');
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]));
+  }
+  return value;
+}
