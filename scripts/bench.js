@@ -70,11 +70,12 @@ function parseCommandLine(argv) {
       db: { type: 'string' },
       duration: { type: 'string', default: '15' },
       connections: { type: 'string', default: '32' },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    process.stdout.write('usage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS (15)] [--connections N (32)]\n');
+    process.stdout.write(`usage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS (15)] [--connections N (32)] [--only ${SCENARIO_ORDER.join(',')}]\n`);
     process.exit(0);
   }
   const integer = (name, min, max) => {
@@ -84,7 +85,10 @@ function parseCommandLine(argv) {
   };
   const dbs = values.db === undefined ? ['mysql', 'sqlite'] : [values.db === 'mariadb' ? 'mysql' : values.db];
   if (!['mysql', 'sqlite'].includes(dbs[0])) throw new UsageError('--db must be mysql or sqlite');
-  return { dbs, duration: integer('duration', 1, 600), connections: integer('connections', 1, 1000) };
+  const only = values.only === undefined ? SCENARIO_ORDER : values.only.split(',');
+  const unknown = only.filter((name) => !SCENARIO_ORDER.includes(name));
+  if (unknown.length) throw new UsageError(`--only takes scenarios from ${SCENARIO_ORDER.join(',')}; unknown: ${unknown.join(',')}`);
+  return { dbs, duration: integer('duration', 1, 600), connections: integer('connections', 1, 1000), scenarios: SCENARIO_ORDER.filter((name) => only.includes(name)) };
 }
 
 class UsageError extends Error {}
@@ -750,7 +754,7 @@ async function benchTarget(kind, options) {
     if (check.status !== 201 || !(JSON.parse(check.text).TaxAmount > 0)) {
       throw new Error(`POST /v1/tax/quote answered ${check.status}: ${check.text.slice(0, 300)}`);
     }
-    for (const scenario of SCENARIO_ORDER) {
+    for (const scenario of options.scenarios) {
       const { result } = await runAutocannon({ ...base, scenario, duration: warmup });
       log(`  warm-up ${scenario}: ${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx, ${result.errors} errors`);
     }
@@ -758,7 +762,7 @@ async function benchTarget(kind, options) {
     // Capture measures only orders authorized in the measured checkout run, not the warm-up's.
     merchant.authorized.length = 0;
     merchant.captureNext = 0;
-    for (const scenario of SCENARIO_ORDER) {
+    for (const scenario of options.scenarios) {
       await sleep(1000);
       log(`  measuring ${scenario}: ${options.connections} connections for ${options.duration} s ...`);
       sampler.window();

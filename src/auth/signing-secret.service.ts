@@ -85,18 +85,19 @@ export class SigningSecretService {
 
   /** True when the signature matches any secret still valid at `now`; compared in constant time. */
   async verify(merchantId: string, text: string, signature: string, now = new Date()): Promise<boolean> {
-    const given = Buffer.from(signature, 'base64');
-    let valid = false;
-    // Every candidate is compared (no early exit), so timing does not tell which secret matched.
-    for (const secret of await this.usableSecrets(merchantId, now)) {
-      const expected = Buffer.from(hmac(secret, text), 'base64');
-      valid = (given.length === expected.length && timingSafeEqual(given, expected)) || valid;
-    }
-    return valid;
+    return matchesAny(await this.usableSecrets(merchantId, now), text, signature);
+  }
+
+  /**
+   * The secrets a call may be signed with, newest first (the one answers are signed with). The signed
+   * transport reads them once per call and keeps them for the answer, saving a second lookup.
+   */
+  usableSecrets(merchantId: string, now = new Date()): Promise<string[]> {
+    return this.loadSecrets(merchantId, now);
   }
 
   /** The running environment's secrets: current first, then the ones still inside their overlap. */
-  private async usableSecrets(merchantId: string, now: Date): Promise<string[]> {
+  private async loadSecrets(merchantId: string, now: Date): Promise<string[]> {
     const { environment } = this.config;
     const rows = await this.dataSource.getRepository(SigningSecret).find({
       where: [
@@ -111,4 +112,15 @@ export class SigningSecretService {
 
 export function hmac(secret: string, text: string): string {
   return createHmac('sha256', secret).update(text, 'utf8').digest('base64');
+}
+
+/** Compares with every candidate (no early exit), so timing does not tell which secret matched. */
+export function matchesAny(secrets: string[], text: string, signature: string): boolean {
+  const given = Buffer.from(signature, 'base64');
+  let valid = false;
+  for (const secret of secrets) {
+    const expected = Buffer.from(hmac(secret, text), 'base64');
+    valid = (given.length === expected.length && timingSafeEqual(given, expected)) || valid;
+  }
+  return valid;
 }

@@ -21,12 +21,6 @@ export interface OrderDetails {
 /** A pending step the shopper must take: a redirect approval, a 3-D Secure challenge, or a bank transfer. */
 export type OrderAction = { Redirect: string } | { Challenge: string } | { Display: { BankDetails: Record<string, string> } };
 
-/** The answer a checkout gave, replayed when the same request comes again under its ReferenceId. */
-export interface StoredAnswer {
-  status: number;
-  body: object;
-}
-
 /**
  * An order: money the shopper pays the merchant of record. Every state change goes through
  * OrderService.transition (optimistic `version` guard + an order_event row).
@@ -118,9 +112,6 @@ export class Order {
   /** What identifies "the same request" for ReferenceId replays. */
   @Column({ name: 'request_hash', type: 'varchar', length: 64 })
   requestHash: string;
-
-  @Column({ type: 'text', nullable: true, transformer: jsonText })
-  answer: StoredAnswer | null;
 
   @Column({ type: 'integer', default: 1 })
   attempts: number;

@@ -148,7 +148,7 @@ export class OrderService {
       const last = await this.dataSource.getRepository(OrderEvent).findOneBy({ orderId: order.id, sequence: order.version });
       if (last && last.createdAt > cutoff) continue;
       if (order.authorizedAt) await this.finishCapture(order).catch((error) => this.logger.warn(`capture recovery of ${order.id}: ${error}`));
-      else await this.move(order, OrderState.ProcessingFailed, { answer: null }, 'authorization interrupted');
+      else await this.move(order, OrderState.ProcessingFailed, {}, 'authorization interrupted');
       count++;
     }
     return count;

@@ -1,6 +1,5 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CheckoutError, CheckoutErrorCode } from '../checkout-errors';
 import { RequestWithSignedCall } from '../signed/signed-call';
 import { SignedEndpoint } from '../signed/signed-endpoint.decorator';
 import { SignedPayload } from '../signed/signed-payload.decorator';
@@ -17,11 +16,6 @@ export class CheckoutController {
   @HttpCode(200)
   @SignedEndpoint()
   async checkout(@SignedPayload() payload: CheckoutRequestDto, @Req() request: RequestWithSignedCall): Promise<Record<string, unknown>> {
-    const answer = await this.checkouts.checkout(payload.MerchantId, payload, request.signedCall?.card);
-    if (answer.status !== 200) {
-      const error = (answer.body as { Error: { Code: CheckoutErrorCode; Message: string } }).Error;
-      throw new CheckoutError(error.Code, error.Message);
-    }
-    return answer.body as Record<string, unknown>;
+    return this.checkouts.checkout(request.signedCall!.merchant!, payload, request.signedCall!.card);
   }
 }

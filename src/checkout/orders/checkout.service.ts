@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { MerchantService } from '../../auth/merchant.service';
+import { Merchant } from '../../auth/merchant.entity';
 import { Clock } from '../../common/clock/clock';
 import { violatedUniqueIndex } from '../../common/database/db-errors';
 import { TransactionRunner } from '../../common/database/transaction-runner';
@@ -14,9 +14,9 @@ import { OrderEvent } from '../../orders/order-event.entity';
 import { OrderPaymentService } from '../../orders/order-payment.service';
 import { OrderService } from '../../orders/order.service';
 import { OrderState } from '../../orders/order-state';
-import { Order, OrderDetails, StoredAnswer } from '../../orders/order.entity';
+import { Order, OrderDetails } from '../../orders/order.entity';
 import { CardInput, parseCard } from '../../orders/processor/card';
-import { PAYMENT_PROCESSOR, PaymentProcessor } from '../../orders/processor/payment-processor';
+import { CardToken, PAYMENT_PROCESSOR, PaymentProcessor } from '../../orders/processor/payment-processor';
 import { CheckoutError, CheckoutErrorCode } from '../checkout-errors';
 import { FingerprintService } from '../fingerprint/fingerprint.service';
 import { findPaymentMethod, isOffered, PaymentMethodDefinition } from '../payment-methods/payment-method-catalogue';
@@ -54,7 +54,6 @@ export class CheckoutService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
-    private readonly merchants: MerchantService,
     private readonly rates: RatesService,
     private readonly fingerprints: FingerprintService,
     private readonly orders: OrderService,
@@ -63,31 +62,25 @@ export class CheckoutService {
     @Inject(PAYMENT_PROCESSOR) private readonly processor: PaymentProcessor,
   ) {}
 
-  async checkout(merchantId: string, request: CheckoutRequestDto, cardText: string | undefined): Promise<StoredAnswer> {
-    const valid = await this.validate(merchantId, request, cardText);
-    const order = await this.reserve(merchantId, request, valid);
-    if ('status' in order) return order;
+  /** `merchant` is the caller the signed transport identified (its MerchantId is the request's). */
+  async checkout(merchant: Merchant, request: CheckoutRequestDto, cardText: string | undefined): Promise<Record<string, unknown>> {
+    const merchantId = merchant.id;
+    const valid = await this.validate(merchant, request, cardText);
+    // Tokenized at once: from here on only the token, the scheme and the last four exist.
+    const card: CardToken | null = valid.card
+      ? await this.processor.tokenize(merchantId, valid.card)
+      : valid.contract && { token: valid.contract.cardToken, brand: valid.contract.cardBrand, last4: valid.contract.cardLast4 };
+    const reserved = await this.reserve(merchantId, request, valid, card);
+    if (reserved.replay) return checkoutAnswer(reserved.order);
 
-    if (valid.card) {
-      const token = await this.processor.tokenize(merchantId, valid.card);
-      await this.dataSource.getRepository(Order).update({ id: order.id }, { cardToken: token.token, cardBrand: token.brand, cardLast4: token.last4 });
-      Object.assign(order, { cardToken: token.token, cardBrand: token.brand, cardLast4: token.last4 });
-    } else if (valid.contract) {
-      Object.assign(order, { cardToken: valid.contract.cardToken, cardBrand: valid.contract.cardBrand, cardLast4: valid.contract.cardLast4 });
-      await this.dataSource.getRepository(Order).update({ id: order.id }, { cardToken: order.cardToken, cardBrand: order.cardBrand, cardLast4: order.cardLast4 });
-    }
-    const { declined } = await this.payments.authorize(order, { openContract: request.OpenContract === true });
-    const answer: StoredAnswer = declined
-      ? { status: 402, body: { Error: { Code: CheckoutErrorCode.PaymentAuthorizationFailed, Message: DECLINE_MESSAGES[declined] } } }
-      : { status: 200, body: checkoutAnswer(order) };
-    await this.dataSource.getRepository(Order).update({ id: order.id }, { answer });
-    return answer;
+    const { declined } = await this.payments.authorize(reserved.order, { openContract: request.OpenContract === true });
+    if (declined) throw new CheckoutError(CheckoutErrorCode.PaymentAuthorizationFailed, DECLINE_MESSAGES[declined]);
+    return checkoutAnswer(reserved.order);
   }
 
-  private async validate(merchantId: string, request: CheckoutRequestDto, cardText: string | undefined): Promise<ValidCheckout> {
+  private async validate(merchant: Merchant, request: CheckoutRequestDto, cardText: string | undefined): Promise<ValidCheckout> {
     const now = this.clock.now();
-    const merchant = await this.merchants.findById(merchantId);
-    if (!merchant) throw new CheckoutError(CheckoutErrorCode.MerchantNotFound, 'No merchant has this MerchantId');
+    const merchantId = merchant.id;
     const currency = request.ConsumerCurrency;
     if (!isSupportedCurrency(currency)) throw new CheckoutError(CheckoutErrorCode.CurrencyNotFound, `${currency} is not a supported currency`);
     if (!isCountryCode(request.Consumer.Country)) throw new CheckoutError(CheckoutErrorCode.CountryInvalid, `${request.Consumer.Country} is not an ISO 3166-1 country`);
@@ -145,23 +138,26 @@ export class CheckoutService {
 
   /**
    * A new order in Processing holds the ReferenceId (a unique index), so two requests with one
-   * ReferenceId never both reach the processor. An existing ReferenceId: the same request gets its
-   * stored answer; after a decline any request is a new attempt; anything else is ReferenceIdMismatch.
+   * ReferenceId never both reach the processor. An existing ReferenceId: the same request is answered
+   * from the order as it stands now; after a decline any request is a new attempt; a different request
+   * is ReferenceIdMismatch.
    */
-  private async reserve(merchantId: string, request: CheckoutRequestDto, valid: ValidCheckout): Promise<Order | StoredAnswer> {
-    const fields = this.orderFields(request, valid);
+  private async reserve(merchantId: string, request: CheckoutRequestDto, valid: ValidCheckout, card: CardToken | null): Promise<{ order: Order; replay: boolean }> {
+    const fields = { ...this.orderFields(request, valid), cardToken: card?.token ?? null, cardBrand: card?.brand ?? null, cardLast4: card?.last4 ?? null };
     for (;;) {
       const existing = await this.orders.find(merchantId, { referenceId: request.ReferenceId });
       if (existing) {
         if (existing.state === OrderState.ProcessingFailed) {
-          if (await this.orders.move(existing, OrderState.Processing, { ...fields, attempts: existing.attempts + 1, answer: null }, 'new attempt')) return existing;
+          if (await this.orders.move(existing, OrderState.Processing, { ...fields, attempts: existing.attempts + 1 }, 'new attempt')) return { order: existing, replay: false };
           continue;
         }
         if (existing.requestHash !== valid.requestHash) {
           throw new CheckoutError(CheckoutErrorCode.ReferenceIdMismatch, 'This ReferenceId was already used for a different checkout');
         }
-        if (existing.answer) return existing.answer;
-        throw new CheckoutError(CheckoutErrorCode.RequestInProgress, 'A checkout with this ReferenceId is still being processed; ask again shortly');
+        if (existing.state === OrderState.Processing) {
+          throw new CheckoutError(CheckoutErrorCode.RequestInProgress, 'A checkout with this ReferenceId is still being processed; ask again shortly');
+        }
+        return { order: existing, replay: true };
       }
       const order = this.dataSource.getRepository(Order).create({
         ...fields,
@@ -174,7 +170,6 @@ export class CheckoutService {
         version: 1,
         underReview: false,
         refundedMinor: 0,
-        answer: null,
         attempts: 1,
         action: null,
         bankDetails: null,
@@ -191,7 +186,7 @@ export class CheckoutService {
             id: randomUUID(), orderId: order.id, merchantId, sequence: 1, fromState: null, toState: OrderState.Processing, reason: 'checkout',
           });
         });
-        return order;
+        return { order, replay: false };
       } catch (error) {
         if (!violatedUniqueIndex(error, ORDER_REFERENCE)) throw error;
         // Another request took the ReferenceId first: decide against it.
@@ -226,9 +221,6 @@ export class CheckoutService {
       rate: valid.rate?.rate ?? null,
       contractId: valid.contract?.id ?? null,
       deviceFingerprint: request.DeviceFingerprint ?? null,
-      cardToken: null,
-      cardBrand: null,
-      cardLast4: null,
       details,
       requestHash: valid.requestHash,
     };

@@ -86,7 +86,7 @@ export class ReplayGuardService {
       expiresAt: new Date(timestamp.getTime() + this.config.checkoutReplayWindowSeconds * 1000),
     };
     try {
-      await this.transactions.run((manager) => manager.getRepository(SignedRequestSeen).insert(seen));
+      await this.transactions.write((manager) => manager.getRepository(SignedRequestSeen).insert(seen));
     } catch (error) {
       if (violatedUniqueIndex(error, { PRIMARY: 'signed_request_seen.merchant_id, signed_request_seen.request_hash' })) {
         throw new CheckoutError(

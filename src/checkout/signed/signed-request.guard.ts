@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { MerchantService } from '../../auth/merchant.service';
-import { SigningSecretService } from '../../auth/signing-secret.service';
+import { matchesAny, SigningSecretService } from '../../auth/signing-secret.service';
 import { CheckoutError, CheckoutErrorCode } from '../checkout-errors';
 import { ReplayGuardService } from './replay-guard.service';
 import { RequestWithSignedCall } from './signed-call';
@@ -28,12 +28,15 @@ export class SignedRequestGuard implements CanActivate {
     request.signedCall = { format: envelope.format };
     const { payload, merchantId } = parseRequestText(envelope.requestText);
 
-    if (!(await this.merchants.findById(merchantId))) {
-      throw new CheckoutError(CheckoutErrorCode.MerchantNotFound, 'No merchant has this MerchantId in this environment');
-    }
+    const merchant = await this.merchants.findById(merchantId);
+    if (!merchant) throw new CheckoutError(CheckoutErrorCode.MerchantNotFound, 'No merchant has this MerchantId in this environment');
     request.signedCall.merchantId = merchantId;
+    request.signedCall.merchant = merchant;
     if (!envelope.signature) throw new CheckoutError(CheckoutErrorCode.SignatureMissing, 'The "signature" field is missing');
-    if (!(await this.signingSecrets.verify(merchantId, envelope.requestText, envelope.signature))) {
+    const secrets = await this.signingSecrets.usableSecrets(merchantId);
+    // Kept for this call's answer (never logged: it lives on the request object only).
+    request.signedCall.signingSecret = secrets[0];
+    if (!matchesAny(secrets, envelope.requestText, envelope.signature)) {
       throw new CheckoutError(
         CheckoutErrorCode.SignatureInvalid,
         'The signature does not match: Base64(HMAC-SHA256(signing secret, exact UTF-8 bytes of "request"))',

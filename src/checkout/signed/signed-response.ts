@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { SigningSecretService } from '../../auth/signing-secret.service';
+import { hmac, SigningSecretService } from '../../auth/signing-secret.service';
 import { SignedCall } from './signed-call';
 
 export interface SignedBody {
@@ -15,7 +15,7 @@ export interface SignedBody {
 export async function signedBody(body: unknown, call: SignedCall | undefined, signingSecrets: SigningSecretService): Promise<SignedBody> {
   const text = JSON.stringify(body);
   if (!call?.merchantId) return { contentType: 'application/json', content: text };
-  const signature = await signingSecrets.sign(call.merchantId, text);
+  const signature = call.signingSecret ? hmac(call.signingSecret, text) : await signingSecrets.sign(call.merchantId, text);
   if (call.format === 'form') {
     return { contentType: 'application/x-www-form-urlencoded', content: new URLSearchParams({ response: text, signature }).toString() };
   }

@@ -26,6 +26,15 @@ export class TransactionRunner {
     return result;
   }
 
+  /**
+   * A single write that needs no transaction of its own. MySQL: straight on the pool (no BEGIN/COMMIT
+   * round trips). SQLite: still queued, or it would run inside whichever transaction holds the one
+   * shared connection at that moment, and vanish if that one rolled back.
+   */
+  write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.isSqlite ? this.run(work) : work(this.dataSource.manager);
+  }
+
   private async runWithRetry<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {

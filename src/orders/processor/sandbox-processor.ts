@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../common/config/app-config';
 import { violatedUniqueIndex } from '../../common/database/db-errors';
+import { TransactionRunner } from '../../common/database/transaction-runner';
 import type { CardInput } from './card';
 import { CardTokenRecord } from './card-token.entity';
 import { AuthorizationRequest, AuthorizationResult, CardToken, PaymentProcessor } from './payment-processor';
@@ -30,16 +31,15 @@ const LEDGER_KEY = { UQ_sandbox_ledger_operation_key: 'sandbox_ledger.operation,
 export class SandboxProcessor implements PaymentProcessor {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     private readonly config: AppConfig,
   ) {}
 
   async tokenize(merchantId: string, card: CardInput): Promise<CardToken> {
     const token: CardToken = { token: `tok_${randomBytes(16).toString('hex')}`, brand: card.brand, last4: card.number.slice(-4) };
-    await this.dataSource.getRepository(CardTokenRecord).insert({
-      ...token,
-      merchantId,
-      sandboxBehaviour: SANDBOX_CARD_BEHAVIOUR[card.number] ?? 'approve',
-    });
+    await this.transactions.write((manager) =>
+      manager.getRepository(CardTokenRecord).insert({ ...token, merchantId, sandboxBehaviour: SANDBOX_CARD_BEHAVIOUR[card.number] ?? 'approve' }),
+    );
     return token;
   }
 
@@ -88,7 +88,9 @@ export class SandboxProcessor implements PaymentProcessor {
   private async record(operation: SandboxLedgerEntry['operation'], key: string, orderId: string, amountMinor: number, currency: string, outcome: string): Promise<string> {
     const repository = this.dataSource.getRepository(SandboxLedgerEntry);
     try {
-      await repository.insert({ id: randomUUID(), operation, idempotencyKey: key, orderId, amountMinor, currency, outcome });
+      await this.transactions.write((manager) =>
+        manager.getRepository(SandboxLedgerEntry).insert({ id: randomUUID(), operation, idempotencyKey: key, orderId, amountMinor, currency, outcome }),
+      );
       return outcome;
     } catch (error) {
       if (!violatedUniqueIndex(error, LEDGER_KEY)) throw error;

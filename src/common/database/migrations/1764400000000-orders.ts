@@ -43,7 +43,6 @@ export class Orders1764400000000 implements MigrationInterface {
           { name: 'action', type: 'text', isNullable: true },
           { name: 'bank_details', type: 'text', isNullable: true },
           textColumn('request_hash', 64),
-          { name: 'answer', type: 'text', isNullable: true },
           { name: 'attempts', type: 'integer', default: 1 },
           datetime('expires_at'),
           datetime('authorized_at'),
