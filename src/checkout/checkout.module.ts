@@ -3,7 +3,6 @@ import { AuthModule } from '../auth/auth.module';
 import { OrdersModule } from '../orders/orders.module';
 import { CheckoutController } from './orders/checkout.controller';
 import { CheckoutService } from './orders/checkout.service';
-import { OrderAuthorizationController } from './orders/order-authorization.controller';
 import { OrderOperationsController } from './orders/order-operations.controller';
 import { AssetsController } from './badge/assets.controller';
 import { BadgeController } from './badge/badge.controller';
@@ -24,8 +23,8 @@ import { SignedResponseInterceptor } from './signed/signed-response.interceptor'
 /** The signed Checkout interface (rates, fingerprint, payment methods, badge, checkout, capture, refund). */
 @Module({
   imports: [AuthModule, OrdersModule],
-  controllers: [BadgeController, AssetsController, FingerprintController, FingerprintFrameController, RatesController, PaymentMethodsController, CheckoutController, OrderOperationsController, OrderAuthorizationController],
+  controllers: [BadgeController, AssetsController, FingerprintController, FingerprintFrameController, RatesController, PaymentMethodsController, CheckoutController, OrderOperationsController],
   providers: [CheckoutService, BadgeService, FingerprintService, PaymentMethodsService, RatesService, { provide: RATE_SOURCE, useClass: ReferenceRateSource }, SignedRequestGuard, ReplayGuardService, SignedResponseInterceptor, CheckoutExceptionFilter],
-  exports: [FingerprintService],
+  exports: [FingerprintService, BadgeService],
 })
 export class CheckoutModule {}

@@ -1,10 +1,12 @@
 import { fromMinorUnits } from '../common/money/money';
 import { BillingProfile } from './billing-profile.entity';
 import { AddressView, BillingProfileView, SessionView } from './dto/session-response.dto';
+import type { Order } from '../orders/order.entity';
 import { PaymentSession, StoredAddress } from './session.entity';
+import { SessionState } from './session-state';
 
 /** The session as the API shows it: PascalCase, amounts back in major units, optional fields only when set. */
-export function toSessionView(session: PaymentSession, profile: BillingProfile): SessionView {
+export function toSessionView(session: PaymentSession, profile: BillingProfile, order: Order | null = null): SessionView {
   const money = (minor: number) => fromMinorUnits(minor, session.currency);
   const shipping = session.shipping;
   // Built in the spec's field order; optional fields only when they were sent.
@@ -38,6 +40,27 @@ export function toSessionView(session: PaymentSession, profile: BillingProfile):
     ...(session.openContract !== null && { OpenContract: session.openContract }),
     TotalAmount: money(session.totalAmount),
     ExpiresAt: session.expiresAt.toISOString(),
+    ...paymentFields(session, order),
+  };
+}
+
+/** What the payment added: RedirectUrl while REDIRECTED; PaymentMethod, PaymentDate and Order once COMPLETED. */
+function paymentFields(session: PaymentSession, order: Order | null): Partial<SessionView> {
+  if (!order) return {};
+  if (session.state === SessionState.Redirected && order.action && ('Challenge' in order.action || 'Redirect' in order.action)) {
+    return { RedirectUrl: 'Challenge' in order.action ? order.action.Challenge : order.action.Redirect };
+  }
+  if (session.state !== SessionState.Completed) return {};
+  return {
+    PaymentMethod: order.paymentMethod,
+    PaymentDate: (order.authorizedAt ?? order.createdAt).toISOString(),
+    Order: {
+      OrderId: order.id,
+      State: order.state.toUpperCase(),
+      MerchantReference: order.referenceId,
+      SessionId: session.id,
+      ...(order.bankDetails ? { BankDetails: order.bankDetails } : {}),
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import { SessionRequestDto } from './dto/session-request.dto';
 import { SessionView } from './dto/session-response.dto';
 import { TaxQuoteService } from '../tax/tax-quote.service';
 import { checkSessionRequest, QuotedTax, SessionInput } from './rules/session-input';
+import { Order } from '../orders/order.entity';
 import { PaymentSession } from './session.entity';
 import { toSessionView } from './session.mapper';
 import { SessionState } from './session-state';
@@ -61,7 +62,10 @@ export class SessionService {
     if (principal.merchantId) query.andWhere('session.merchantId = :merchantId', { merchantId: principal.merchantId });
     const found = (await query.getOne()) as (PaymentSession & { billingProfile: BillingProfile }) | null;
     if (!found) throw new DomainError(ErrorCode.SessionNotFound);
-    return toSessionView(await this.applyExpiry(found), found.billingProfile);
+    const session = await this.applyExpiry(found);
+    // Only a session the shopper has paid (or is paying) has an order: no extra query for the others.
+    const order = PAID_STATES.has(session.state) ? await this.dataSource.getRepository(Order).findOneBy({ sessionId: session.id }) : null;
+    return toSessionView(session, found.billingProfile, order);
   }
 
   /** Full replacement of a CREATED session; an update that overlaps another gets DUPLICATE_REQUEST. */
@@ -185,6 +189,9 @@ export class SessionService {
     return this.dataSource.getRepository(PaymentSession).findOneByOrFail({ id: session.id });
   }
 }
+
+/** States in which a session may have an order to show. */
+const PAID_STATES: ReadonlySet<SessionState> = new Set([SessionState.Redirected, SessionState.Completed]);
 
 function sessionColumns(input: SessionInput, profile: BillingProfile): Partial<PaymentSession> {
   return {

@@ -5,10 +5,11 @@ import { AppConfig } from '../config/app-config';
 
 /**
  * Responses that merchant pages on other sites embed: the fingerprint script (<script src>), the
- * hidden fingerprint frame (<iframe>), and the badge and flag images (<img>). They must not carry
+ * hidden fingerprint frame (<iframe>), the badge and flag images (<img>), and the payment component
+ * (component.js and the /pay pages in its iframe, which set their own CSP). They must not carry
  * Cross-Origin-Resource-Policy: same-origin or X-Frame-Options, or browsers would block them.
  */
-const EMBEDDED = /^\/(assets\/|fingerprint(\/|\?|$)|v[^/]+\/fingerprint(\?|$))/;
+const EMBEDDED = /^\/(assets\/|component\.js|pay\/|fingerprint(\/|\?|$)|v[^/]+\/fingerprint(\?|$))/;
 
 /**
  * Helmet's headers on every response. The CSP allows only this origin: the one HTML page served

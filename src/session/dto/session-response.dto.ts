@@ -41,6 +41,15 @@ class ShippingDetailsView {
   @ApiProperty({ type: AddressView }) Address: AddressView;
 }
 
+/** Spec 2.7: the order a session completed into (State upper-case, e.g. PAYMENTAUTHORIZED). */
+export class SessionOrderView {
+  @ApiProperty({ format: 'uuid' }) OrderId: string;
+  @ApiProperty({ example: 'PROCESSED' }) State: string;
+  @ApiProperty() MerchantReference: string;
+  @ApiProperty({ format: 'uuid' }) SessionId: string;
+  @ApiPropertyOptional({ description: 'Bank transfer: where the shopper sends the money (spec 2.8)' }) BankDetails?: Record<string, string>;
+}
+
 export class SessionView {
   @ApiProperty({ format: 'uuid' }) SessionId: string;
   @ApiProperty({ enum: SessionState }) State: SessionState;
@@ -63,4 +72,8 @@ export class SessionView {
   @ApiProperty({ description: 'TaxAmount + ShippingAmount + DutyAmount + Σ(Amount × Quantity) − Σ Discounts' })
   TotalAmount: number;
   @ApiProperty({ format: 'date-time', description: 'When a CREATED session becomes EXPIRED' }) ExpiresAt: string;
+  @ApiPropertyOptional({ description: 'REDIRECTED: where the shopper confirms the payment (3-D Secure, wallet)' }) RedirectUrl?: string;
+  @ApiPropertyOptional({ description: 'COMPLETED: the payment method used' }) PaymentMethod?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'COMPLETED: when the payment was made' }) PaymentDate?: string;
+  @ApiPropertyOptional({ type: SessionOrderView, description: 'COMPLETED: the order' }) Order?: SessionOrderView;
 }
