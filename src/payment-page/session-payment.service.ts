@@ -220,6 +220,8 @@ export class SessionPaymentService {
       authorizedAt: null,
       processedAt: null,
       cancelledAt: null,
+      // Set here, not by the database: SQLite's default has whole seconds, and lists order by it.
+      createdAt: this.clock.now(),
     });
     await this.transactions.run(async (manager) => {
       await manager.getRepository(Order).insert({ ...order });

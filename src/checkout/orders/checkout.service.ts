@@ -177,6 +177,8 @@ export class CheckoutService {
         authorizedAt: null,
         processedAt: null,
         cancelledAt: null,
+        // Set here, not by the database: SQLite's default has whole seconds, and lists order by it.
+        createdAt: this.clock.now(),
       });
       try {
         await this.transactions.run(async (manager) => {
