@@ -147,7 +147,7 @@ describe('Checkout interface: checkout, capture, cancel, refund, query', () => {
       const token = new URL(url).searchParams.get('token')!;
       const done = await fetch(url.split('?')[0], { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `token=${token}&decision=approve` });
       const html = await done.text();
-      const target = new URL(html.match(/href="([^"]+)"/)![1].replace(/&amp;/g, '&'));
+      const target = new URL(html.match(/id="return" href="([^"]+)"/)![1].replace(/&amp;/g, '&'));
       expect(target.origin + target.pathname).toBe('https://shop.example/return');
       expect(target.searchParams.get('step')).toBe('3ds');
       const response = target.searchParams.get('response')!;
