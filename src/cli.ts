@@ -18,6 +18,7 @@ import { Scheduler } from './common/scheduler/scheduler.service';
 import { describeJobRuns, JOB_MODULES } from './scheduled-jobs';
 import { ClockModule } from './common/clock/clock.module';
 import { OrderPaymentService } from './orders/order-payment.service';
+import { OrderService } from './orders/order.service';
 import { OrdersModule } from './orders/orders.module';
 
 const USAGE = `usage:
@@ -27,7 +28,8 @@ const USAGE = `usage:
   cli secrets rotate-key
   cli rates import FILE
   cli jobs run                 (runs the scheduled jobs that are due now, once)
-  cli orders funds-received --order ORDER_ID   (sandbox: the bank transfer or voucher of a Pending order was paid)`;
+  cli orders funds-received --order ORDER_ID   (sandbox: the bank transfer or voucher of a Pending order was paid)
+  cli orders review --order ORDER_ID (--approve | --decline)   (settles the fraud review of an order UnderReview)`;
 
 type Command = (app: { get<T>(type: new (...args: never[]) => T): T }, args: string[]) => Promise<object>;
 
@@ -42,6 +44,12 @@ const COMMANDS: Record<string, Command> = {
     if (app.get(AppConfig).environment !== 'sandbox') throw new UsageError('orders funds-received is a sandbox command: production learns of funds from its processor');
     const order = await app.get(OrderPaymentService).fundsReceived(values.order);
     return { OrderId: order.id, OrderState: order.state };
+  },
+  'orders review': async (app, args) => {
+    const { values } = parseArgs({ args, options: { order: { type: 'string' }, approve: { type: 'boolean' }, decline: { type: 'boolean' } } });
+    if (!values.order || values.approve === values.decline) throw new UsageError('--order and exactly one of --approve and --decline are required');
+    const order = await app.get(OrderService).settleReview(values.order, values.approve === true);
+    return { OrderId: order.id, OrderState: order.state, UnderReview: order.underReview };
   },
   'merchant create': async (app, args) => {
     const { values } = parseArgs({

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CheckoutClient, CheckoutClientError } from '../src/checkout/client/checkout-client';
@@ -32,6 +32,11 @@ describe('Checkout interface: checkout, capture, cancel, refund, query', () => {
   });
   afterAll(() => c.t.close());
 
+  /** The command line, as an operator runs it against the same database. */
+  const cli = async (...args: string[]) => {
+    const { stdout } = await promisify(execFile)('node', [join(__dirname, '..', 'scripts/cli.js'), ...args], { env: { ...process.env, ...c.t.env, LOG_LEVEL: 'silent' } });
+    return JSON.parse(stdout);
+  };
   const local = (url: string) => url.replace(/^http:\/\/localhost:\d+/, c.origin);
   const ledger = (orderId: string, operation: string) => c.t.dataSource.getRepository(SandboxLedgerEntry).countBy({ orderId, operation: operation as never });
 
@@ -158,6 +163,29 @@ describe('Checkout interface: checkout, capture, cancel, refund, query', () => {
     });
   });
 
+  describe('fraud review (sandbox: totals ending in 66 minor units)', () => {
+    const reviewed = () => checkoutParams({ ConsumerTotal: '10.66', Items: [{ Sku: 'R', ConsumerPrice: '10.66', Quantity: '1' }], Shipping: undefined, Discounts: undefined });
+
+    it('holds the order under review: no capture until the review approves, then it captures as asked', async () => {
+      const answer = await client.checkout(reviewed(), card());
+      expect(answer).toMatchObject({ Authorized: true, Completed: false, UnderReview: true });
+      expect(await refusal(client.capture(answer.OrderId))).toMatchObject({ status: 409, code: 'UnderReview' });
+      const settled = await cli('orders', 'review', '--order', answer.OrderId, '--approve');
+      expect(settled).toEqual({ OrderId: answer.OrderId, OrderState: 'Processed', UnderReview: false });
+      expect(await client.query({ OrderId: answer.OrderId })).toMatchObject({ OrderState: 'Processed', UnderReview: false });
+    });
+
+    it('declines the order when the review rejects it: capture and cancel answer AlreadyDeclined', async () => {
+      const answer = await client.checkout({ ...reviewed(), Capture: false }, card());
+      await c.t.app.get(OrderService).settleReview(answer.OrderId, false);
+      expect((await client.query({ OrderId: answer.OrderId })).OrderState).toBe('Declined');
+      expect(await refusal(client.capture(answer.OrderId))).toMatchObject({ status: 409, code: 'AlreadyDeclined' });
+      expect(await refusal(client.cancel(answer.OrderId))).toMatchObject({ status: 409, code: 'AlreadyDeclined' });
+      expect(await refusal(client.refund({ OrderId: answer.OrderId, ReferenceId: 'r', Amount: '1.00' }))).toMatchObject({ code: 'OrderStateInvalid' });
+      expect(await ledger(answer.OrderId, 'void')).toBe(1);
+    });
+  });
+
   describe('redirect and offline methods', () => {
     it('sends PayPal shoppers to an approval page; declining there fails the order', async () => {
       const answer = await client.checkout(checkoutParams({ PaymentMethod: 'PAYPAL' }));
@@ -186,10 +214,7 @@ describe('Checkout interface: checkout, capture, cancel, refund, query', () => {
       expect((await client.query({ OrderId: answer.OrderId })).BankDetails).toEqual(bank);
 
       // The sandbox's "the money arrived", as an operator runs it.
-      const { stdout } = await promisify(execFile)('node', [join(__dirname, '..', 'scripts/cli.js'), 'orders', 'funds-received', '--order', answer.OrderId], {
-        env: { ...process.env, ...c.t.env, LOG_LEVEL: 'silent' },
-      });
-      expect(JSON.parse(stdout)).toEqual({ OrderId: answer.OrderId, OrderState: 'Processed' });
+      expect(await cli('orders', 'funds-received', '--order', answer.OrderId)).toEqual({ OrderId: answer.OrderId, OrderState: 'Processed' });
       expect((await client.query({ OrderId: answer.OrderId })).OrderState).toBe('Processed');
       await expect(c.t.app.get(OrderPaymentService).fundsReceived(answer.OrderId)).rejects.toThrow(/not waiting for funds/);
     });
@@ -332,3 +357,19 @@ function ibanIsValid(iban: string): boolean {
   const rearranged = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
   return BigInt(rearranged) % 97n === 1n;
 }
+
+describe('Checkout in production without a processor adapter', () => {
+  let c: CheckoutTestApp;
+  beforeAll(async () => {
+    c = await startCheckoutApp({ APP_ENV: 'production', TRUST_PROXY: '1', SECRETS_KEY: randomBytes(32).toString('base64') });
+  });
+  afterAll(() => c.t.close());
+
+  it('refuses payments plainly (503 ServiceUnavailable) instead of simulating them, and stores nothing', async () => {
+    const viaProxy: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as object), 'X-Forwarded-Proto': 'https' } });
+    const client = new CheckoutClient({ baseUrl: c.base, merchantId: c.merchantId, signingSecret: c.secret, fetch: viaProxy });
+    expect(await refusal(client.checkout(checkoutParams(), card()))).toMatchObject({ status: 503, code: 'ServiceUnavailable' });
+    expect(await c.t.dataSource.query('SELECT id FROM payment_order')).toEqual([]);
+    expect(await c.t.dataSource.query('SELECT token FROM card_token')).toEqual([]);
+  });
+});

@@ -84,7 +84,7 @@ export class OrderPaymentService {
   private async apply(order: Order, result: AuthorizationResult, openContract: boolean): Promise<{ declined?: DeclineReason }> {
     switch (result.outcome) {
       case 'approved':
-        await this.approve(order, openContract);
+        await this.approve(order, openContract, result.underReview === true);
         return {};
       case 'declined':
         await this.decline(order, result.reason);
@@ -101,10 +101,13 @@ export class OrderPaymentService {
     }
   }
 
-  /** Authorized: captured at once when asked (or when the method cannot capture later), else held 7 days. */
-  private async approve(order: Order, openContract: boolean): Promise<void> {
+  /**
+   * Authorized: captured at once when asked (or when the method cannot capture later), else held 7
+   * days. An order under fraud review is held whatever was asked, until the review settles it.
+   */
+  private async approve(order: Order, openContract: boolean, underReview = false): Promise<void> {
     const now = this.clock.now();
-    const captureNow = order.captureRequested || !method(order).delayedCapture;
+    const captureNow = !underReview && (order.captureRequested || !method(order).delayedCapture);
     if (captureNow && !(await this.processor.capture(order.id, order.totalMinor, order.currency))) {
       await this.transition(order, OrderState.ProcessingFailed, { action: null }, 'capture failed at the processor');
       return;
@@ -126,7 +129,7 @@ export class OrderPaymentService {
       }
       const changes: Partial<Order> = captureNow
         ? { authorizedAt: now, processedAt: now, action: null, contractId }
-        : { authorizedAt: now, expiresAt: new Date(now.getTime() + AUTHORIZATION_LIFETIME_MS), action: null, contractId };
+        : { authorizedAt: now, expiresAt: new Date(now.getTime() + AUTHORIZATION_LIFETIME_MS), action: null, contractId, underReview };
       return this.orders.transition(manager, order, captureNow ? OrderState.Processed : OrderState.PaymentAuthorized, changes, 'authorized');
     });
     if (!moved) throw new Error(`Order ${order.id} changed while it was being authorized`);

@@ -123,6 +123,35 @@ export class OrderService {
     }
   }
 
+  /**
+   * Settles a fraud review of a PaymentAuthorized order: approved clears the flag (and captures when
+   * the checkout asked for capture); declined moves the order to Declined and voids it.
+   */
+  async settleReview(orderId: string, approved: boolean): Promise<Order> {
+    for (;;) {
+      const order = await this.dataSource.getRepository(Order).findOneBy({ id: orderId });
+      if (!order) throw new CheckoutError(CheckoutErrorCode.OrderNotFound, 'No order has this OrderId');
+      if (order.state !== OrderState.PaymentAuthorized || !order.underReview) {
+        throw new CheckoutError(CheckoutErrorCode.OrderStateInvalid, `Order ${order.id} is ${order.state}${order.underReview ? '' : ', not under review'}`);
+      }
+      if (!approved) {
+        if (!(await this.move(order, OrderState.Declined, { underReview: false }, 'declined by fraud review'))) continue;
+        await this.processor.void(order.id);
+        return order;
+      }
+      const cleared = await this.transactions.run(async (manager) => {
+        const result = await manager.getRepository(Order).update({ id: order.id, version: order.version }, { underReview: false, version: order.version + 1 });
+        if (result.affected !== 1) return false;
+        await manager.getRepository(OrderEvent).insert({
+          id: randomUUID(), orderId: order.id, merchantId: order.merchantId, sequence: order.version + 1, fromState: order.state, toState: order.state, reason: 'fraud review approved',
+        });
+        return true;
+      });
+      if (!cleared) continue;
+      return order.captureRequested ? this.capture(order.merchantId, order.id) : { ...order, underReview: false, version: order.version + 1 } as Order;
+    }
+  }
+
   /** Scheduled: cancels authorizations past their Expiry (plus a grace). Safe to run on several instances. */
   async expireAuthorizations(limit = 500): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - EXPIRY_GRACE_MS);

@@ -24,7 +24,8 @@ export interface AuthorizationRequest {
 }
 
 export type AuthorizationResult =
-  | { outcome: 'approved' }
+  /** underReview: authorized, but held for a fraud review before it may be captured. */
+  | { outcome: 'approved'; underReview?: boolean }
   | { outcome: 'declined'; reason: 'declined' | 'insufficient_funds' }
   | { outcome: 'challenge' }
   | { outcome: 'redirect' }

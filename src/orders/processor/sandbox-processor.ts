@@ -17,7 +17,9 @@ import { SandboxLedgerEntry } from './sandbox-ledger.entity';
  * 4000 0000 0000 0002 is declined; 4000 0000 0000 9995 is declined for insufficient funds;
  * 4000 0000 0000 3220 asks for a 3-D Secure challenge. Online methods (PayPal, Pix, iDEAL …) send the
  * shopper to an approval page; offline ones (bank transfer, boleto, OXXO …) wait for the funds.
- * A refund whose amount ends in 13 minor units (10.13, ¥113) fails.
+ * A refund whose amount ends in 13 minor units (10.13, ¥113) fails. An approved payment whose total
+ * ends in 66 minor units (10.66) is held for a fraud review (UnderReview), settled with
+ * `cli orders review --order ID --approve|--decline`.
  */
 export const SANDBOX_CARD_BEHAVIOUR: Readonly<Record<string, string>> = {
   '4000000000000002': 'declined',
@@ -78,9 +80,9 @@ export class SandboxProcessor implements PaymentProcessor {
       case 'insufficient_funds':
         return { outcome: 'declined', reason: 'insufficient_funds' };
       case 'challenge':
-        return request.merchantInitiated ? { outcome: 'approved' } : { outcome: 'challenge' };
+        return request.merchantInitiated ? { outcome: 'approved', underReview: request.amountMinor % 100 === 66 } : { outcome: 'challenge' };
       default:
-        return { outcome: 'approved' };
+        return { outcome: 'approved', underReview: request.amountMinor % 100 === 66 };
     }
   }
 
