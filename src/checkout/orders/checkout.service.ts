@@ -145,54 +145,60 @@ export class CheckoutService {
   private async reserve(merchantId: string, request: CheckoutRequestDto, valid: ValidCheckout, card: CardToken | null): Promise<{ order: Order; replay: boolean }> {
     const fields = { ...this.orderFields(request, valid), cardToken: card?.token ?? null, cardBrand: card?.brand ?? null, cardLast4: card?.last4 ?? null };
     for (;;) {
+      // The common case first: a new ReferenceId (no read before the insert).
+      const created = await this.insertNew(merchantId, request.ReferenceId, fields);
+      if (created) return { order: created, replay: false };
       const existing = await this.orders.find(merchantId, { referenceId: request.ReferenceId });
-      if (existing) {
-        if (existing.state === OrderState.ProcessingFailed) {
-          if (await this.orders.move(existing, OrderState.Processing, { ...fields, attempts: existing.attempts + 1 }, 'new attempt')) return { order: existing, replay: false };
-          continue;
-        }
-        if (existing.requestHash !== valid.requestHash) {
-          throw new CheckoutError(CheckoutErrorCode.ReferenceIdMismatch, 'This ReferenceId was already used for a different checkout');
-        }
-        if (existing.state === OrderState.Processing) {
-          throw new CheckoutError(CheckoutErrorCode.RequestInProgress, 'A checkout with this ReferenceId is still being processed; ask again shortly');
-        }
-        return { order: existing, replay: true };
+      if (!existing) continue;
+      if (existing.state === OrderState.ProcessingFailed) {
+        if (await this.orders.move(existing, OrderState.Processing, { ...fields, attempts: existing.attempts + 1 }, 'new attempt')) return { order: existing, replay: false };
+        continue;
       }
-      const order = this.dataSource.getRepository(Order).create({
-        ...fields,
-        id: randomUUID(),
-        merchantId,
-        source: 'checkout',
-        referenceId: request.ReferenceId,
-        sessionId: null,
-        state: OrderState.Processing,
-        version: 1,
-        underReview: false,
-        refundedMinor: 0,
-        attempts: 1,
-        action: null,
-        bankDetails: null,
-        expiresAt: null,
-        authorizedAt: null,
-        processedAt: null,
-        cancelledAt: null,
-        // Set here, not by the database: SQLite's default has whole seconds, and lists order by it.
-        createdAt: this.clock.now(),
-      });
-      try {
-        await this.transactions.run(async (manager) => {
-          // A copy: on MySQL TypeORM writes the re-read defaults back raw (0 for false) into what it inserted.
-          await manager.getRepository(Order).insert({ ...order });
-          await manager.getRepository(OrderEvent).insert({
-            id: randomUUID(), orderId: order.id, merchantId, sequence: 1, fromState: null, toState: OrderState.Processing, reason: 'checkout',
-          });
+      if (existing.requestHash !== valid.requestHash) {
+        throw new CheckoutError(CheckoutErrorCode.ReferenceIdMismatch, 'This ReferenceId was already used for a different checkout');
+      }
+      if (existing.state === OrderState.Processing) {
+        throw new CheckoutError(CheckoutErrorCode.RequestInProgress, 'A checkout with this ReferenceId is still being processed; ask again shortly');
+      }
+      return { order: existing, replay: true };
+    }
+  }
+
+  /** The new order in Processing with its first event; null when the ReferenceId is taken already. */
+  private async insertNew(merchantId: string, referenceId: string, fields: Partial<Order>): Promise<Order | null> {
+    const order = this.dataSource.getRepository(Order).create({
+      ...fields,
+      id: randomUUID(),
+      merchantId,
+      source: 'checkout',
+      referenceId,
+      sessionId: null,
+      state: OrderState.Processing,
+      version: 1,
+      underReview: false,
+      refundedMinor: 0,
+      attempts: 1,
+      action: null,
+      bankDetails: null,
+      expiresAt: null,
+      authorizedAt: null,
+      processedAt: null,
+      cancelledAt: null,
+      // Set here, not by the database: SQLite's default has whole seconds, and lists order by it.
+      createdAt: this.clock.now(),
+    });
+    try {
+      await this.transactions.run(async (manager) => {
+        // A copy: on MySQL TypeORM writes the re-read defaults back raw (0 for false) into what it inserted.
+        await manager.getRepository(Order).insert({ ...order });
+        await manager.getRepository(OrderEvent).insert({
+          id: randomUUID(), orderId: order.id, merchantId, sequence: 1, fromState: null, toState: OrderState.Processing, reason: 'checkout',
         });
-        return { order, replay: false };
-      } catch (error) {
-        if (!violatedUniqueIndex(error, ORDER_REFERENCE)) throw error;
-        // Another request took the ReferenceId first: decide against it.
-      }
+      });
+      return order;
+    } catch (error) {
+      if (!violatedUniqueIndex(error, ORDER_REFERENCE)) throw error;
+      return null;
     }
   }
 
