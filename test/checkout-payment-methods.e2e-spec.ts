@@ -90,6 +90,6 @@ describe('Checkout interface: getPaymentMethods', () => {
     expect(res.status).toBe(401);
     const body = await res.json();
     expect(sign(secret, body.response)).toBe(body.signature);
-    expect(JSON.parse(body.response)).toEqual({ Error: { Code: 'SignatureInvalid', Message: expect.any(String) } });
+    expect(JSON.parse(body.response)).toEqual({ Error: { Code: 'SignatureInvalid', Message: expect.any(String), RequestId: expect.any(String) } });
   });
 });

@@ -78,7 +78,7 @@ describe('Checkout replay protection (sandbox: Timestamp optional)', () => {
     const requestText = shop.text(shop.fresh());
     expect((await shop.send(requestText)).status).toBe(200);
     const again = await shop.send(requestText);
-    expect(again).toEqual({ status: 409, body: { Error: { Code: 'RequestReplayed', Message: REPLAYED } } });
+    expect(again).toEqual({ status: 409, body: { Error: { Code: 'RequestReplayed', Message: REPLAYED, RequestId: expect.any(String) } } });
     // Through another route too: the request text is what counts.
     expect((await shop.send(requestText, { operation: 'badge' })).status).toBe(409);
   });
@@ -104,7 +104,7 @@ describe('Checkout replay protection (sandbox: Timestamp optional)', () => {
   ])('a Timestamp %s: 401 RequestExpired naming the window', async (_, offsetMs) => {
     const res = await shop.send(shop.text(shop.fresh(offsetMs)));
     expect(res.status).toBe(401);
-    expect(res.body.Error).toEqual({ Code: 'RequestExpired', Message: expect.stringContaining('within 300 seconds') });
+    expect(res.body.Error).toEqual({ Code: 'RequestExpired', Message: expect.stringContaining('within 300 seconds'), RequestId: expect.any(String) });
   });
 
   it.each([-290_000, 290_000])('a Timestamp inside the window (%i ms) is accepted', async (offsetMs) => {
@@ -122,7 +122,7 @@ describe('Checkout replay protection (sandbox: Timestamp optional)', () => {
   ])('%s: 400 RequestInvalid', async (_, fields, message) => {
     const res = await shop.send(shop.text(fields));
     expect(res.status).toBe(400);
-    expect(res.body.Error).toEqual({ Code: 'RequestInvalid', Message: expect.stringMatching(message) });
+    expect(res.body.Error).toEqual({ Code: 'RequestInvalid', Message: expect.stringMatching(message), RequestId: expect.any(String) });
   });
 
   it('nothing is recorded before the signature verified', async () => {
@@ -183,7 +183,7 @@ describe('Checkout replay protection with CHECKOUT_REQUIRE_TIMESTAMP=true', () =
   it('a request without Timestamp: 401 TimestampMissing, signed', async () => {
     const res = await shop.send(shop.text());
     expect(res.status).toBe(401);
-    expect(res.body.Error).toEqual({ Code: 'TimestampMissing', Message: expect.stringMatching(/Timestamp/) });
+    expect(res.body.Error).toEqual({ Code: 'TimestampMissing', Message: expect.stringMatching(/Timestamp/), RequestId: expect.any(String) });
     expect((await shop.send(shop.text({ Nonce: randomUUID() }))).body.Error?.Code).toBe('TimestampMissing');
   });
 
@@ -202,6 +202,7 @@ describe('Checkout replay protection with CHECKOUT_REQUIRE_TIMESTAMP=true', () =
     expect((await shop.send(shop.text(shop.fresh(-61_000)))).body.Error).toEqual({
       Code: 'RequestExpired',
       Message: expect.stringContaining('within 60 seconds'),
+      RequestId: expect.any(String),
     });
   });
 });

@@ -86,7 +86,7 @@ describe('Checkout interface: signed transport (badge as the first signed call)'
   ])('%s: %i %s, unsigned (the merchant is not known)', async (_, status, code, query) => {
     const res = await raw(query as Record<string, string>);
     expect(res.status).toBe(status);
-    expect(res.body).toEqual({ Error: { Code: code, Message: expect.any(String) } });
+    expect(res.body).toEqual({ Error: { Code: code, Message: expect.any(String), RequestId: expect.any(String) } });
   });
 
   it.each([
@@ -104,7 +104,7 @@ describe('Checkout interface: signed transport (badge as the first signed call)'
     const res = await raw(query());
     expect(res.status).toBe(401);
     expect(sign(secret, res.body.response)).toBe(res.body.signature);
-    expect(JSON.parse(res.body.response)).toEqual({ Error: { Code: code, Message: expect.any(String) } });
+    expect(JSON.parse(res.body.response)).toEqual({ Error: { Code: code, Message: expect.any(String), RequestId: expect.any(String) } });
   });
 
   it('an invalid field is a signed 400 RequestInvalid naming it', async () => {

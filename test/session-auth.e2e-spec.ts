@@ -23,6 +23,7 @@ describe('Session interface: authentication, roles and tenancy', () => {
     expect(res.body).toEqual({
       Code: 'AUTHENTICATION_REQUIRED',
       Message: 'Username/password must be supplied to access this resource',
+      RequestId: res.headers['x-request-id'],
     });
   });
 
@@ -31,7 +32,7 @@ describe('Session interface: authentication, roles and tenancy', () => {
       const res = await t.http().get('/v2.22/session/7f1c2f7e-0b7a-4f0e-9a55-0e5c8c1d2e3f').auth(username, password);
       expect(res.status).toBe(401);
       expect(res.headers['www-authenticate']).toBeDefined();
-      expect(res.body).toEqual({ Code: 'AUTHENTICATION_REQUIRED', Message: 'Supplied username/password are invalid' });
+      expect(res.body).toEqual({ Code: 'AUTHENTICATION_REQUIRED', Message: 'Supplied username/password are invalid', RequestId: expect.any(String) });
     }
   });
 
@@ -49,7 +50,7 @@ describe('Session interface: authentication, roles and tenancy', () => {
     const read = await t.http().get(`/v2.22/session/${id}`).auth(readonly.username, readonly.password);
     expect(read.status).toBe(200);
 
-    const forbidden = { Code: 'NOT_AUTHORIZED', Message: 'User is not permitted to access this resource' };
+    const forbidden = { Code: 'NOT_AUTHORIZED', Message: 'User is not permitted to access this resource', RequestId: expect.any(String) };
     const post = await create(readonly);
     const put = await t.http().put(`/v2.22/session/${id}`).auth(readonly.username, readonly.password).send(sessionBody());
     const del = await t.http().delete(`/v2.22/session/${id}`).auth(readonly.username, readonly.password);
@@ -73,7 +74,7 @@ describe('Session interface: authentication, roles and tenancy', () => {
   it("another merchant's session is 404 SESSION_NOT_FOUND for read, update and cancel, and stays untouched", async () => {
     const created = await create(merchant);
     const id = created.body.SessionId;
-    const notFound = { Code: 'SESSION_NOT_FOUND', Message: 'No session exists for the given session ID' };
+    const notFound = { Code: 'SESSION_NOT_FOUND', Message: 'No session exists for the given session ID', RequestId: expect.any(String) };
 
     const get = await t.http().get(`/v2.22/session/${id}`).auth(other.username, other.password);
     const put = await t.http().put(`/v2.22/session/${id}`).auth(other.username, other.password).send(sessionBody());
@@ -103,7 +104,7 @@ describe('Session interface: authentication, roles and tenancy', () => {
   it('an unknown API version is 404 with the error object', async () => {
     const res = await t.http().get('/v9.99/session/7f1c2f7e-0b7a-4f0e-9a55-0e5c8c1d2e3f').auth(merchant.username, merchant.password);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ Code: 'NOT_FOUND', Message: expect.any(String) });
+    expect(res.body).toEqual({ Code: 'NOT_FOUND', Message: expect.any(String), RequestId: expect.any(String) });
   });
 
   it('serves the OpenAPI document and the documentation page without a CDN', async () => {

@@ -38,7 +38,7 @@ describe('Session interface: country rules', () => {
     const res = await post(body);
     expect({ status: res.status, body: res.body }).toEqual({
       status: 400,
-      body: { Code: 'INVALID_REQUEST', Message: 'Invalid request syntax', FieldErrors: expect.any(Array) },
+      body: { Code: 'INVALID_REQUEST', Message: 'Invalid request syntax', FieldErrors: expect.any(Array), RequestId: expect.any(String) },
     });
     for (const error of res.body.FieldErrors) {
       expect(error).toEqual({ Field: expect.any(String), Code: expect.any(String), Message: expect.stringMatching(/\S/) });
@@ -410,7 +410,7 @@ describe('Session interface: country rules', () => {
       const before = await rowCounts(t.dataSource);
       const res = await update(body);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ Code: 'INVALID_REQUEST', Message: 'Invalid request syntax', FieldErrors: [expect.objectContaining({ Field: field, Code: code })] });
+      expect(res.body).toEqual({ Code: 'INVALID_REQUEST', Message: 'Invalid request syntax', FieldErrors: [expect.objectContaining({ Field: field, Code: code })], RequestId: expect.any(String) });
       expect(await rowCounts(t.dataSource)).toEqual(before);
       expect((await get(sessionId)).body).toEqual(original);
     });

@@ -79,7 +79,7 @@ describe('Session interface: retrieve, update, cancel, expiry and states', () =>
 
     const clash = await put(second.body.SessionId, sessionBody({ MerchantReference: first.body.MerchantReference }));
     expect(clash.status).toBe(409);
-    expect(clash.body).toEqual({ Code: 'DUPLICATE_MERCHANT_REFERENCE_ID', Message: 'Session with merchant reference already exists' });
+    expect(clash.body).toEqual({ Code: 'DUPLICATE_MERCHANT_REFERENCE_ID', Message: 'Session with merchant reference already exists', RequestId: expect.any(String) });
     expect((await get(second.body.SessionId)).body).toEqual(second.body);
     // The failed update released the session: the next one goes through.
     expect((await put(second.body.SessionId, sessionBody())).status).toBe(200);
@@ -103,10 +103,10 @@ describe('Session interface: retrieve, update, cancel, expiry and states', () =>
 
     const again = await cancel(id);
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ Code: 'INVALID_SESSION_STATE', Message: 'Session cannot be CANCELLED as it is already CANCELLED' });
+    expect(again.body).toEqual({ Code: 'INVALID_SESSION_STATE', Message: 'Session cannot be CANCELLED as it is already CANCELLED', RequestId: expect.any(String) });
     const update = await put(id, sessionBody());
     expect(update.status).toBe(409);
-    expect(update.body).toEqual({ Code: 'INVALID_SESSION_STATE', Message: 'Session cannot be UPDATED as it is already CANCELLED' });
+    expect(update.body).toEqual({ Code: 'INVALID_SESSION_STATE', Message: 'Session cannot be UPDATED as it is already CANCELLED', RequestId: expect.any(String) });
   });
 
   it.each([SessionState.Completed, SessionState.Processing, SessionState.Redirected, SessionState.Failed])(
@@ -117,7 +117,7 @@ describe('Session interface: retrieve, update, cancel, expiry and states', () =>
       await forceState(id, state);
       const del = await cancel(id);
       expect(del.status).toBe(409);
-      expect(del.body).toEqual({ Code: 'INVALID_SESSION_STATE', Message: `Session cannot be CANCELLED as it is already ${state}` });
+      expect(del.body).toEqual({ Code: 'INVALID_SESSION_STATE', Message: `Session cannot be CANCELLED as it is already ${state}`, RequestId: expect.any(String) });
       const update = await put(id, sessionBody());
       expect(update.status).toBe(409);
       expect(update.body.Message).toBe(`Session cannot be UPDATED as it is already ${state}`);
@@ -133,7 +133,7 @@ describe('Session interface: retrieve, update, cancel, expiry and states', () =>
     const read = await get(id);
     expect(read.status).toBe(200);
     expect(read.body.State).toBe('EXPIRED');
-    expect((await cancel(id)).body).toEqual({ Code: 'INVALID_SESSION_STATE', Message: 'Session cannot be CANCELLED as it is already EXPIRED' });
+    expect((await cancel(id)).body).toEqual({ Code: 'INVALID_SESSION_STATE', Message: 'Session cannot be CANCELLED as it is already EXPIRED', RequestId: expect.any(String) });
     expect((await put(id, sessionBody())).body.Message).toBe('Session cannot be UPDATED as it is already EXPIRED');
   });
 
@@ -152,7 +152,7 @@ describe('Session interface: retrieve, update, cancel, expiry and states', () =>
     const id = '3f2b8a9e-4c1d-4e7a-9b6f-1a2b3c4d5e6f';
     for (const res of [await get(id), await put(id, sessionBody()), await cancel(id)]) {
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ Code: 'SESSION_NOT_FOUND', Message: 'No session exists for the given session ID' });
+      expect(res.body).toEqual({ Code: 'SESSION_NOT_FOUND', Message: 'No session exists for the given session ID', RequestId: expect.any(String) });
     }
   });
 });

@@ -4,10 +4,10 @@ import { rowCounts } from './setup/row-counts';
 import { Credentials, startTestApp, TestApp } from './setup/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const INVALID_REQUEST = { Code: 'INVALID_REQUEST', Message: 'Invalid request syntax' };
-const INVALID_CURRENCY = { Code: 'INVALID_CURRENCY', Message: 'Provided currency is not supported' };
-const NOT_A_UUID = { Code: 'VALIDATION_ERROR', Message: 'Not a valid UUID' };
-const UNSUPPORTED_MEDIA_TYPE = { Code: 'UNSUPPORTED_MEDIA_TYPE', Message: 'Expected content-type: application/json' };
+const INVALID_REQUEST = { Code: 'INVALID_REQUEST', Message: 'Invalid request syntax', RequestId: expect.any(String) };
+const INVALID_CURRENCY = { Code: 'INVALID_CURRENCY', Message: 'Provided currency is not supported', RequestId: expect.any(String) };
+const NOT_A_UUID = { Code: 'VALIDATION_ERROR', Message: 'Not a valid UUID', RequestId: expect.any(String) };
+const UNSUPPORTED_MEDIA_TYPE = { Code: 'UNSUPPORTED_MEDIA_TYPE', Message: 'Expected content-type: application/json', RequestId: expect.any(String) };
 
 type Body = Record<string, unknown>;
 type FieldCode = 'FIELD_MISSING' | 'FIELD_INVALID' | 'FIELD_UNKNOWN' | 'FIELD_CONFLICT';
@@ -602,7 +602,7 @@ describe('Session interface: create and update validation', () => {
 
     it('a new BillingProfile whose reference already exists is 409 DUPLICATE_BILLING_PROFILE_REFERENCE, and nothing is written', async () => {
       const res = await refused(() => post(sessionBody({ BillingProfile: billingProfile({ BillingProfileReference: 'bp-reused', Name: 'Someone Else' }) })), 409);
-      expect(res.body).toEqual({ Code: 'DUPLICATE_BILLING_PROFILE_REFERENCE', Message: expect.stringMatching(/\S/) });
+      expect(res.body).toEqual({ Code: 'DUPLICATE_BILLING_PROFILE_REFERENCE', Message: expect.stringMatching(/\S/), RequestId: expect.any(String) });
       // The stored profile is unchanged.
       const reused = await created({ ...without('BillingProfile'), BillingProfileReference: 'bp-reused' });
       expect(reused.body.BillingProfile).toEqual(stored.body.BillingProfile);
@@ -621,7 +621,7 @@ describe('Session interface: create and update validation', () => {
         () => post(sessionBody({ MerchantReference: body.MerchantReference, BillingProfile: billingProfile({ BillingProfileReference: 'bp-never-stored' }) })),
         409,
       );
-      expect(res.body).toEqual({ Code: 'DUPLICATE_MERCHANT_REFERENCE_ID', Message: 'Session with merchant reference already exists' });
+      expect(res.body).toEqual({ Code: 'DUPLICATE_MERCHANT_REFERENCE_ID', Message: 'Session with merchant reference already exists', RequestId: expect.any(String) });
       await rejects({ ...without('BillingProfile'), BillingProfileReference: 'bp-never-stored' }, [['BillingProfileReference', 'FIELD_INVALID']]);
     });
   });
@@ -699,7 +699,7 @@ describe('Session interface: create and update validation', () => {
     ])('malformed JSON (%s) is 400 INVALID_REQUEST', async (_label, text) => {
       const res = await refused(() => t.http().post('/v2.22/session').auth(...auth()).set('Content-Type', 'application/json').send(text), 400);
       expect(res.body).toMatchObject(INVALID_REQUEST);
-      expect(Object.keys(res.body).sort()).toEqual(['Code', 'FieldErrors', 'Message']);
+      expect(Object.keys(res.body).sort()).toEqual(['Code', 'FieldErrors', 'Message', 'RequestId']);
     });
 
     it.each([
@@ -722,7 +722,7 @@ describe('Session interface: create and update validation', () => {
     it('a body over 100kb is 413 PAYLOAD_TOO_LARGE, on create and on update', async () => {
       const big = JSON.stringify(sessionBody({ Items: Array.from({ length: 1000 }, (_, i) => ({ Name: `Item ${i} ${'x'.repeat(100)}`, Amount: 1, Quantity: 1 })) }));
       expect(big.length).toBeGreaterThan(100 * 1024);
-      const expected = { Code: 'PAYLOAD_TOO_LARGE', Message: expect.stringMatching(/\S/) };
+      const expected = { Code: 'PAYLOAD_TOO_LARGE', Message: expect.stringMatching(/\S/), RequestId: expect.any(String) };
       const onCreate = await refused(() => t.http().post('/v2.22/session').auth(...auth()).set('Content-Type', 'application/json').send(big), 413);
       expect(onCreate.body).toEqual(expected);
       const onUpdate = await refused(() => t.http().put(`/v2.22/session/${sessionId}`).auth(...auth()).set('Content-Type', 'application/json').send(big), 413);

@@ -7,10 +7,10 @@ import { Credentials, startTestApp, TestApp } from './setup/test-app';
 const PACKAGE_RATES = require('sales-tax/res/sales_tax_rates.json');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const INVALID_REQUEST = { Code: 'INVALID_REQUEST', Message: 'Invalid request syntax' };
-const INVALID_CURRENCY = { Code: 'INVALID_CURRENCY', Message: 'Provided currency is not supported' };
-const NOT_A_UUID = { Code: 'VALIDATION_ERROR', Message: 'Not a valid UUID' };
-const UNSUPPORTED_MEDIA_TYPE = { Code: 'UNSUPPORTED_MEDIA_TYPE', Message: 'Expected content-type: application/json' };
+const INVALID_REQUEST = { Code: 'INVALID_REQUEST', Message: 'Invalid request syntax', RequestId: expect.any(String) };
+const INVALID_CURRENCY = { Code: 'INVALID_CURRENCY', Message: 'Provided currency is not supported', RequestId: expect.any(String) };
+const NOT_A_UUID = { Code: 'VALIDATION_ERROR', Message: 'Not a valid UUID', RequestId: expect.any(String) };
+const UNSUPPORTED_MEDIA_TYPE = { Code: 'UNSUPPORTED_MEDIA_TYPE', Message: 'Expected content-type: application/json', RequestId: expect.any(String) };
 
 type Body = Record<string, unknown>;
 type Item = { Sku: string; Amount: number; TaxIncluded?: boolean; Quantity?: number; TaxCode?: string; Description?: string };
@@ -365,7 +365,7 @@ describe('Tax quote: POST /v1/tax/quote and GET /v1/tax/quote/{Id}', () => {
       const res = await quoted(quoteBody());
       for (const read of [await get(res.body.Id, other), await get('7f1c2f7e-0b7a-4f0e-9a55-0e5c8c1d2e3f')]) {
         expect(read.status).toBe(404);
-        expect(read.body).toEqual({ Code: 'TAX_QUOTE_NOT_FOUND', Message: expect.stringMatching(/\S/) });
+        expect(read.body).toEqual({ Code: 'TAX_QUOTE_NOT_FOUND', Message: expect.stringMatching(/\S/), RequestId: expect.any(String) });
       }
       expect((await get(res.body.Id)).status).toBe(200);
     });
@@ -374,7 +374,7 @@ describe('Tax quote: POST /v1/tax/quote and GET /v1/tax/quote/{Id}', () => {
       const res = await quoted(quoteBody());
       const readonly = await t.user(merchant.merchantId, 'readonly');
       const forbidden = await refused(() => post(quoteBody(), readonly), 403);
-      expect(forbidden.body).toEqual({ Code: 'NOT_AUTHORIZED', Message: 'User is not permitted to access this resource' });
+      expect(forbidden.body).toEqual({ Code: 'NOT_AUTHORIZED', Message: 'User is not permitted to access this resource', RequestId: expect.any(String) });
       const read = await get(res.body.Id, readonly);
       expect(read.status).toBe(200);
       expect(read.body).toEqual(res.body);

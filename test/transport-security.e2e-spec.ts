@@ -129,7 +129,7 @@ describe('Production refuses plain HTTP', () => {
     it('refuses a request that did not come over HTTPS, and changes nothing', async () => {
       const res = await t.http().get('/openapi.json');
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ Code: 'HTTPS_REQUIRED', Message: 'HTTPS is required: plain HTTP is refused in production' });
+      expect(res.body).toEqual({ Code: 'HTTPS_REQUIRED', Message: 'HTTPS is required: plain HTTP is refused in production', RequestId: expect.any(String) });
       const post = await t.http().post('/v2.22/session').send({});
       expect(post.status).toBe(403);
       expect(post.body.Code).toBe('HTTPS_REQUIRED');

@@ -7,6 +7,8 @@ export interface ErrorBody {
   Code: string;
   Message: string;
   FieldErrors?: FieldError[];
+  /** The request's id (X-Request-Id), added when the error is sent; never stored with a replayable error. */
+  RequestId?: string;
 }
 
 export interface HttpError {

@@ -19,6 +19,7 @@ export enum ErrorCode {
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
+  TooManyRequests = 'TOO_MANY_REQUESTS',
   InternalServerError = 'INTERNAL_SERVER_ERROR',
 }
 
@@ -63,6 +64,7 @@ export const ERROR_DEFINITIONS: Record<ErrorCode, ErrorDefinition> = {
   [ErrorCode.PayloadTooLarge]: { status: 413, message: 'Request body is too large' },
   [ErrorCode.UnsupportedMediaType]: { status: 415, message: 'Expected content-type: application/json' },
   [ErrorCode.MethodNotAllowed]: { status: 405, message: 'Method not allowed on this resource' },
+  [ErrorCode.TooManyRequests]: { status: 429, message: 'Too many requests: retry after the number of seconds in Retry-After' },
   [ErrorCode.InternalServerError]: {
     status: 500,
     message: 'The server could not process the request due to an unexpected error',

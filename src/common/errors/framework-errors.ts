@@ -29,6 +29,8 @@ export function fromFrameworkError(error: unknown): DomainError | null {
         return new DomainError(ErrorCode.PayloadTooLarge);
       case 415:
         return new DomainError(ErrorCode.UnsupportedMediaType);
+      case 429:
+        return new DomainError(ErrorCode.TooManyRequests);
       case 400:
         return new DomainError(ErrorCode.InvalidRequest, error.message);
       default:

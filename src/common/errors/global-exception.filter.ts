@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { ErrorBody, INTERNAL_ERROR, toHttpError } from './error-body';
 import { fromFrameworkError } from './framework-errors';
 import { ReplayedError } from './replayed-error';
+import { requestIdOf } from '../logging/request-id';
 
 /** One filter for every error: known ones get their code and status, anything else a plain 500. */
 @Catch()
@@ -26,6 +27,8 @@ export class GlobalExceptionFilter implements ExceptionFilter {
   }
 }
 
+/** Sends the error object with this request's id (a replayed error gets the id of the retry, not the original's). */
 export function sendError(response: Response, status: number, body: ErrorBody): void {
-  response.status(status).json(body);
+  const requestId = requestIdOf(response.req);
+  response.status(status).json(requestId ? { ...body, RequestId: requestId } : body);
 }
