@@ -1,6 +1,8 @@
 import type { Response } from 'supertest';
 import { billingProfile, sessionBody } from './setup/factories';
 import { TransactionRunner } from '../src/common/database/transaction-runner';
+import { IdempotencyRecord } from '../src/common/idempotency/idempotency-record.entity';
+import { IdempotencyService } from '../src/common/idempotency/idempotency.service';
 import { Credentials, startTestApp, TestApp } from './setup/test-app';
 
 /**
@@ -64,7 +66,7 @@ describe('Session interface: concurrency and Idempotency-Key', () => {
     count('SELECT COUNT(*) AS n FROM payment_session WHERE merchant_reference = ?', [reference]);
   const profilesNamed = (prefix: string) => count('SELECT COUNT(*) AS n FROM billing_profile WHERE name LIKE ?', [`${prefix}%`]);
 
-  const DUPLICATE_REQUEST = { Code: 'DUPLICATE_REQUEST', Message: 'A request with this ID is currently in progress' };
+  const DUPLICATE_REQUEST = { Code: 'DUPLICATE_REQUEST', Message: 'A request with this ID is currently in progress', RequestId: expect.any(String) };
   const statuses = (responses: Response[]) => responses.map((r) => r.status).sort();
 
   const CURRENCIES = ['USD', 'EUR', 'JPY'] as const;
@@ -115,7 +117,7 @@ describe('Session interface: concurrency and Idempotency-Key', () => {
       const created = responses.filter((r) => r.status === 201);
       expect(statuses(responses)).toEqual([201, ...Array(19).fill(409)]);
       for (const res of responses.filter((r) => r.status === 409)) {
-        expect(res.body).toEqual({ Code: 'DUPLICATE_MERCHANT_REFERENCE_ID', Message: 'Session with merchant reference already exists' });
+        expect(res.body).toEqual({ Code: 'DUPLICATE_MERCHANT_REFERENCE_ID', Message: 'Session with merchant reference already exists', RequestId: expect.any(String) });
       }
       expect(created[0].body.MerchantReference).toBe(reference);
 
@@ -227,14 +229,14 @@ describe('Session interface: concurrency and Idempotency-Key', () => {
       for (const res of responses.filter((r) => r.status !== 204)) {
         expect(res.status).toBe(409);
         expect([
-          { Code: 'INVALID_SESSION_STATE', Message: 'Session cannot be CANCELLED as it is already CANCELLED' },
+          { Code: 'INVALID_SESSION_STATE', Message: 'Session cannot be CANCELLED as it is already CANCELLED', RequestId: expect.any(String) },
           DUPLICATE_REQUEST,
         ]).toContainEqual(res.body);
       }
       expect((await get(id)).body.State).toBe('CANCELLED');
       const again = await cancel(id);
       expect(again.status).toBe(409);
-      expect(again.body).toEqual({ Code: 'INVALID_SESSION_STATE', Message: 'Session cannot be CANCELLED as it is already CANCELLED' });
+      expect(again.body).toEqual({ Code: 'INVALID_SESSION_STATE', Message: 'Session cannot be CANCELLED as it is already CANCELLED', RequestId: expect.any(String) });
     });
 
     it('10 POSTs with one Idempotency-Key and body: one session; each response is it (201) or 409 DUPLICATE_REQUEST', async () => {
@@ -332,6 +334,24 @@ describe('Session interface: concurrency and Idempotency-Key', () => {
       expect(await sessionsWithReference(body.MerchantReference as string)).toBe(1);
     });
 
+    it('a claim abandoned by an instance that died is taken over by the retry after a minute, once', async () => {
+      const idempotencyKey = newKey();
+      const body = sessionBody();
+      const requestHash = IdempotencyService.hashRequest('POST', '/v2.22/session', body);
+      const row = { merchantId: merchant.merchantId!, key: idempotencyKey, requestHash, responseStatus: null, responseBody: null };
+      // In flight since 30 s: still someone's, so a retry is told to wait.
+      await t.dataSource.getRepository(IdempotencyRecord).insert({ ...row, createdAt: new Date(Date.now() - 30_000) });
+      expect((await postWithKey(idempotencyKey, body)).status).toBe(409);
+      // In flight since 2 minutes: abandoned (requests time out long before); of three retries one runs it.
+      await t.dataSource.getRepository(IdempotencyRecord).update({ merchantId: row.merchantId, key: idempotencyKey }, { createdAt: new Date(Date.now() - 120_000) });
+      const retries = await Promise.all([1, 2, 3].map(() => postWithKey(idempotencyKey, body)));
+      // One runs it; the others wait (409) or, once it finished, get its answer replayed.
+      expect(retries.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+      for (const retry of retries) expect([201, 409]).toContain(retry.status);
+      expect(new Set(retries.filter((r) => r.status === 201).map((r) => r.body.SessionId)).size).toBe(1);
+      expect(await sessionsWithReference(body.MerchantReference as string)).toBe(1);
+    });
+
     it('the same key with a different body is 422 IDEMPOTENCY_KEY_MISMATCH and creates nothing', async () => {
       const idempotencyKey = newKey();
       const first = await postWithKey(idempotencyKey, sessionBody());
@@ -342,6 +362,7 @@ describe('Session interface: concurrency and Idempotency-Key', () => {
       expect(mismatch.body).toEqual({
         Code: 'IDEMPOTENCY_KEY_MISMATCH',
         Message: 'Idempotency-Key was already used with a different request',
+        RequestId: expect.any(String),
       });
       expect(await sessionsWithReference(otherBody.MerchantReference as string)).toBe(0);
     });
@@ -355,7 +376,7 @@ describe('Session interface: concurrency and Idempotency-Key', () => {
       const second = await postWithKey(idempotencyKey, body);
       expect(second.status).toBe(400);
       expect(second.headers['idempotent-replayed']).toBe('true');
-      expect(second.body).toEqual(first.body);
+      expect(second.body).toEqual({ ...first.body, RequestId: second.headers['x-request-id'] });
 
       // The same for a 409 of the service.
       const taken = await post(sessionBody());
@@ -366,7 +387,7 @@ describe('Session interface: concurrency and Idempotency-Key', () => {
       const replay = await postWithKey(conflictKey, conflictBody);
       expect(replay.status).toBe(409);
       expect(replay.headers['idempotent-replayed']).toBe('true');
-      expect(replay.body).toEqual(conflict.body);
+      expect(replay.body).toEqual({ ...conflict.body, RequestId: replay.headers['x-request-id'] });
     });
 
     it('keys are per merchant: another merchant using the same key gets its own session', async () => {
