@@ -11,6 +11,8 @@
  *   checkout POST /v2.22/checkout, signed (HMAC, Timestamp + Nonce), a Visa card, Capture=false: validation,
  *            replay check, tokenization, order + events, simulated authorization
  *   capture  POST /v2.22/capture, signed, of the orders the checkout run authorized (each captured once)
+ *   graphql  POST /graphql, a dashboard page: 50 sessions with billing profile and order (+ refunds), rotating
+ *            over the pages of the sessions that exist (DataLoader batching; an answer with errors is a failure)
  * while sampling the service's resident memory. It prints a table and writes bench-results/latest.json.
  *
  * It reports, it does not gate: exit 0 when the runs happened (targets missed or not, non-2xx or not),
@@ -48,6 +50,7 @@ const TARGETS = {
   quote: { rps: 800, p99Ms: 50 },
   checkout: { rps: 300, p99Ms: 100 },
   capture: { rps: 300, p99Ms: 100 },
+  graphql: { rps: 300, p99Ms: 100 },
   rssMb: 300,
 };
 /** Variables the service reads: never inherited from the caller's shell, so runs are comparable. */
@@ -615,7 +618,31 @@ function orderIdOf(body) {
   }
 }
 
-const SCENARIO_ORDER = ['create', 'retrieve', 'quote', 'checkout', 'capture'];
+const SCENARIO_ORDER = ['create', 'retrieve', 'quote', 'checkout', 'capture', 'graphql'];
+
+/** The GraphQL scenario's dashboard query: one page of 50 sessions with what a dashboard shows of each. */
+const DASHBOARD_QUERY = `query Dashboard($after: String) { sessions(first: 50, after: $after) { edges { cursor node {
+  id merchantReference state currency createdAt totalAmount { amount currency } billingProfile { name email country }
+  order { id state total { amount currency } captureDeadline refunds { id state amount { amount currency } } } } }
+  pageInfo { hasNextPage endCursor } } }`;
+
+/**
+ * The `after` values of every page of the merchant's sessions (null: the first page), checked once: each
+ * page must answer 50 sessions (the last one fewer) without errors.
+ */
+async function dashboardCursors(port, authorization, maxPages = 40) {
+  const cursors = [];
+  let after = null;
+  for (let page = 0; page < maxPages; page++) {
+    cursors.push(after);
+    const { status, text } = await httpRequest(port, 'POST', '/graphql', { headers: { authorization }, body: { query: DASHBOARD_QUERY, variables: { after } } });
+    const body = status === 200 ? JSON.parse(text) : null;
+    if (!body || body.errors || !body.data.sessions.edges.length) throw new Error(`POST /graphql answered ${status}: ${text.slice(0, 300)}`);
+    if (!body.data.sessions.pageInfo.hasNextPage) break;
+    after = body.data.sessions.pageInfo.endCursor;
+  }
+  return cursors;
+}
 
 const SCENARIOS = {
   create: (authorization) => ({
@@ -662,6 +689,21 @@ const SCENARIOS = {
       return request;
     },
   }),
+  graphql: (authorization, ids, merchant) => {
+    let next = 0;
+    return {
+      method: 'POST',
+      path: '/graphql',
+      headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+      setupRequest: (request) => {
+        const after = merchant.dashboardCursors[next++ % merchant.dashboardCursors.length];
+        request.body = JSON.stringify({ query: DASHBOARD_QUERY, variables: { after } });
+        return request;
+      },
+      // GraphQL reports errors in a 200 answer.
+      failedBody: (body) => String(body).includes('"errors"'),
+    };
+  },
   quote: (authorization) => ({
     method: 'POST',
     path: '/v1/tax/quote',
@@ -677,10 +719,15 @@ const SCENARIOS = {
 function runAutocannon({ port, scenario, authorization, ids, merchant, connections, duration }) {
   const autocannon = require('autocannon');
   const failures = { samples: [], byStatus: {} };
-  const { onOrder, ...definition } = SCENARIOS[scenario](authorization, ids, merchant);
+  const { onOrder, failedBody, ...definition } = SCENARIOS[scenario](authorization, ids, merchant);
   const request = {
     ...definition,
     onResponse: (status, body) => {
+      if (status >= 200 && status < 300 && failedBody?.(body)) {
+        failures.bodyErrors = (failures.bodyErrors ?? 0) + 1;
+        if (failures.samples.length < 5) failures.samples.push(`${status} ${String(body).slice(0, 300)}`);
+        return;
+      }
       if (status >= 200 && status < 300) {
         if (onOrder) {
           const orderId = orderIdOf(body);
@@ -746,6 +793,10 @@ async function benchTarget(kind, options) {
     sampler = new ProcessSampler(service.child.pid, kind === 'mysql' ? databaseServerPid() : null);
 
     const ids = await createSessionPool(service.port, authorization, RETRIEVE_POOL);
+    if (options.scenarios.includes('graphql')) {
+      merchant.dashboardCursors = await dashboardCursors(service.port, authorization);
+      log(`  the graphql scenario pages over ${merchant.dashboardCursors.length} pages of 50 sessions`);
+    }
     log(`  created ${ids.length} sessions for the retrieve pool`);
 
     const base = { port: service.port, authorization, ids, merchant, connections: options.connections };
@@ -846,7 +897,9 @@ function toRow(db, scenario, result, failures, { maxRssMb, serviceCpuPercent, da
   if (row.maxRssMb > TARGETS.rssMb) misses.push('RSS');
   row.meetsTargets = misses.length === 0;
   row.missed = misses;
-  row.hasErrors = row.non2xx > 0 || row.errors > 0;
+  // Answers with an error in a 2xx body (GraphQL) count as errors too.
+  row.bodyErrors = failures.bodyErrors ?? 0;
+  row.hasErrors = row.non2xx > 0 || row.errors > 0 || row.bodyErrors > 0;
   return row;
 }
 
@@ -865,7 +918,7 @@ function report(targets, options) {
   for (const target of targets) {
     for (const row of target.rows) {
       const verdict = row.hasErrors
-        ? `ERRORS (${row.non2xx} non-2xx, ${row.errors} errors)`
+        ? `ERRORS (${row.non2xx} non-2xx, ${row.errors} errors${row.bodyErrors ? `, ${row.bodyErrors} answers with errors` : ''})`
         : row.meetsTargets ? 'meets targets' : `below target (${row.missed.join(', ')})`;
       lines.push([
         row.db === 'mysql' ? 'mariadb' : 'sqlite',

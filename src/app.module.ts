@@ -10,16 +10,20 @@ import { DatabaseModule } from './common/database/database.module';
 import { SchedulerModule } from './common/scheduler/scheduler.module';
 import { SecretsModule } from './common/secrets/secrets.module';
 import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
+import { LoggingModule } from './common/logging/logging.module';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { OrderJobsModule } from './orders/order-jobs.module';
+import { PaymentPageModule } from './payment-page/payment-page.module';
 import { SessionModule } from './session/session.module';
 import { TaxModule } from './tax/tax.module';
+import { GraphqlApiModule } from './graphql/graphql-api.module';
 
 /** Feature modules are listed statically (where `nest g module` adds new ones); configuration is dynamic. */
 @Module({
-  imports: [ClockModule, DatabaseModule, SchedulerModule, SecretsModule, AuthModule, SessionModule, CheckoutModule, OrderJobsModule, TaxModule, HealthModule, MetricsModule],
+  imports: [LoggingModule, ClockModule, DatabaseModule, SchedulerModule, SecretsModule, AuthModule, SessionModule, CheckoutModule, PaymentPageModule, OrderJobsModule, TaxModule, HealthModule, MetricsModule, GraphqlApiModule],
   providers: [
     { provide: APP_FILTER, useClass: GlobalExceptionFilter },
     { provide: APP_PIPE, useClass: AppValidationPipe },
@@ -31,7 +35,8 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config)],
+      // Rate limiting registers its guard and interceptor only when a limit is configured.
+      imports: [ConfigModule.forRoot(config), RateLimitModule.forRoot(config)],
     };
   }
 }

@@ -35,6 +35,15 @@ export class AppConfig {
   readonly metricsToken: string | null;
   /** Scheduled jobs (Scheduler): whether this instance runs them, and how often it looks for due ones. */
   readonly scheduler: { enabled: boolean; tickMs: number };
+  /** GraphQL: file the code-first schema is written to at start (the committed schema.gql), or null. */
+  readonly graphqlSchemaFile: string | null;
+  /**
+   * Requests per minute per authenticated credential and per client IP (null = no limit), counted in
+   * Redis when redisUrl is set (shared by every instance), else in this process's memory.
+   */
+  readonly rateLimit: { perCredentialPerMinute: number | null; perIpPerMinute: number | null; keyPrefix: string; redisUrl: string | null };
+  /** The HTTP server's timeouts (node:http requestTimeout, headersTimeout, keepAliveTimeout), in ms. */
+  readonly httpTimeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
 
   constructor(env: Env) {
     this.port = env.PORT ?? 3000;
@@ -52,6 +61,18 @@ export class AppConfig {
     this.trustProxy = env.TRUST_PROXY === '1';
     this.metricsToken = env.METRICS_TOKEN ?? null;
     this.scheduler = { enabled: env.SCHEDULER_ENABLED !== 'false', tickMs: env.SCHEDULER_TICK_MS ?? 1000 };
+    this.graphqlSchemaFile = env.GRAPHQL_SCHEMA_FILE ?? null;
+    this.rateLimit = {
+      perCredentialPerMinute: env.RATE_LIMIT_PER_MINUTE || null,
+      perIpPerMinute: env.RATE_LIMIT_IP_PER_MINUTE || null,
+      keyPrefix: env.RATE_LIMIT_KEY_PREFIX ?? 'payments:ratelimit:',
+      redisUrl: env.REDIS_URL ?? null,
+    };
+    this.httpTimeouts = {
+      requestMs: env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000,
+      headersMs: env.HTTP_HEADERS_TIMEOUT_MS ?? Math.min(20_000, env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000),
+      keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 5_000,
+    };
     this.secretRotationOverlapSeconds = env.SECRET_ROTATION_OVERLAP_SECONDS ?? 24 * 3600;
     this.checkoutReplayWindowSeconds = env.CHECKOUT_REPLAY_WINDOW_SECONDS ?? 300;
     // Optional in sandbox so that clients written for the real API (which has no Timestamp) keep working.
@@ -72,6 +93,10 @@ export class AppConfig {
       } catch {
         problems.push(`  CORS_ORIGINS: ${JSON.stringify(origin)} is not a valid origin`);
       }
+    }
+    if (this.httpTimeouts.headersMs > this.httpTimeouts.requestMs) {
+      // node:http refuses to start a server so configured (the whole request includes its headers).
+      problems.push(`  HTTP_HEADERS_TIMEOUT_MS (${this.httpTimeouts.headersMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${this.httpTimeouts.requestMs})`);
     }
     if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
       problems.push('  TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');

@@ -105,12 +105,45 @@ export class Env {
   /** Whether signed Checkout requests must carry a Timestamp; unset = only in production. */
   @IsOptional() @IsIn(['true', 'false'])
   CHECKOUT_REQUIRE_TIMESTAMP?: 'true' | 'false';
+
+  /** Where to write the GraphQL schema (SDL) at start, e.g. schema.gql; unset = kept in memory only. */
+  @IsOptional() @IsString() @Matches(/\S/, { message: 'must be a file path' })
+  GRAPHQL_SCHEMA_FILE?: string;
+
+  /** Requests per minute one credential (Basic user, or signed-call merchant) may make; 0 = no limit. */
+  @IsOptional() @IsInt() @Min(0) @Max(10_000_000)
+  RATE_LIMIT_PER_MINUTE?: number;
+
+  /** Requests per minute one client IP address (an IPv6 /64) may make; 0 = no limit. */
+  @IsOptional() @IsInt() @Min(0) @Max(10_000_000)
+  RATE_LIMIT_IP_PER_MINUTE?: number;
+
+  /** Prefix of the rate-limit counters' keys in Redis (several services, or tests, can share one Redis). */
+  @IsOptional() @Matches(/^[\w.:-]{1,100}$/, { message: 'must be 1 to 100 letters, digits or ._:-' })
+  RATE_LIMIT_KEY_PREFIX?: string;
+
+  /** Where the instances share rate-limit counts (redis://[user:pass@]host:port[/db] or rediss://); unset = in memory. */
+  @IsOptional() @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  /** The HTTP server's limit for receiving a whole request (headers and body), in milliseconds. */
+  @IsOptional() @IsInt() @Min(100) @Max(3_600_000)
+  HTTP_REQUEST_TIMEOUT_MS?: number;
+
+  /** The HTTP server's limit for receiving a request's headers, in milliseconds (at most HTTP_REQUEST_TIMEOUT_MS). */
+  @IsOptional() @IsInt() @Min(100) @Max(3_600_000)
+  HTTP_HEADERS_TIMEOUT_MS?: number;
+
+  /** How long an idle kept-alive connection stays open, in milliseconds. */
+  @IsOptional() @IsInt() @Min(100) @Max(3_600_000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
 }
 
 const INTEGER_VARIABLES: (keyof Env)[] = [
   'SCHEDULER_TICK_MS',
   'PORT', 'SESSION_TTL_SECONDS', 'CREDENTIAL_CACHE_TTL_SECONDS', 'DB_POOL_SIZE', 'IDEMPOTENCY_TTL_SECONDS',
   'SECRET_ROTATION_OVERLAP_SECONDS', 'CHECKOUT_REPLAY_WINDOW_SECONDS',
+  'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_IP_PER_MINUTE', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
 ];
 
 export class ConfigError extends Error {}
@@ -158,6 +191,7 @@ class EnvKeys implements Required<Record<keyof Env, true>> {
   SECRET_ROTATION_OVERLAP_SECONDS = true as const;
   CHECKOUT_REPLAY_WINDOW_SECONDS = true as const;
   CHECKOUT_REQUIRE_TIMESTAMP = true as const;
+  GRAPHQL_SCHEMA_FILE = true as const;
   MOR_NAME = true as const;
   MOR_URL = true as const;
   MOR_TERMS_URL = true as const;
@@ -165,4 +199,11 @@ class EnvKeys implements Required<Record<keyof Env, true>> {
   METRICS_TOKEN = true as const;
   SCHEDULER_ENABLED = true as const;
   SCHEDULER_TICK_MS = true as const;
+  RATE_LIMIT_PER_MINUTE = true as const;
+  RATE_LIMIT_IP_PER_MINUTE = true as const;
+  RATE_LIMIT_KEY_PREFIX = true as const;
+  REDIS_URL = true as const;
+  HTTP_REQUEST_TIMEOUT_MS = true as const;
+  HTTP_HEADERS_TIMEOUT_MS = true as const;
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = true as const;
 }

@@ -1,0 +1,36 @@
+import { Field, ID, InputType } from '@nestjs/graphql';
+import { IsDate, IsOptional, IsUUID, Matches } from 'class-validator';
+import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { SqlDialect } from './sql-dialect';
+
+/** What every list can be filtered by: creation time, currency, and (admins) merchant. */
+@InputType({ isAbstract: true })
+export abstract class CommonFilter {
+  @Field({ nullable: true, description: 'Created at or after this instant.' })
+  @IsOptional()
+  @IsDate()
+  createdFrom?: Date;
+
+  @Field({ nullable: true, description: 'Created before this instant (exclusive).' })
+  @IsOptional()
+  @IsDate()
+  createdTo?: Date;
+
+  @Field({ nullable: true, description: 'ISO 4217 code.' })
+  @IsOptional()
+  @Matches(/^[A-Z]{3}$/, { message: 'currency must be three upper-case letters' })
+  currency?: string;
+
+  @Field(() => ID, { nullable: true, description: 'Admins: only this merchant. Merchant users see only their own merchant anyway.' })
+  @IsOptional()
+  @IsUUID()
+  merchantId?: string;
+}
+
+/** Applies the CommonFilter's time and currency conditions to `query` (merchant scope is applied by the caller). */
+export function applyCommonFilter<E extends ObjectLiteral>(query: SelectQueryBuilder<E>, filter: CommonFilter | undefined, dialect: SqlDialect): void {
+  const alias = query.alias;
+  if (filter?.createdFrom) query.andWhere(dialect.compareTimestamp(`${alias}.created_at`, '>=', 'createdFrom'), { createdFrom: filter.createdFrom });
+  if (filter?.createdTo) query.andWhere(dialect.compareTimestamp(`${alias}.created_at`, '<', 'createdTo'), { createdTo: filter.createdTo });
+  if (filter?.currency) query.andWhere(`${alias}.currency = :currency`, { currency: filter.currency });
+}

@@ -1,0 +1,38 @@
+import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { Connection } from './connection.model';
+import { decodeCursor, encodeCursor } from './cursor';
+import { PageArgs, SortOrder } from './page.args';
+import { SqlDialect } from './sql-dialect';
+
+/**
+ * One page of `query` in (created_at, id) order after the cursor, read as first + 1 rows so that
+ * hasNextPage needs no COUNT. Keyset, not OFFSET: rows inserted while a client pages never shift the
+ * rows it has not seen yet, so no row is repeated or skipped.
+ */
+export async function keysetPage<E extends ObjectLiteral & { id: string }, N>(
+  query: SelectQueryBuilder<E>,
+  page: PageArgs,
+  dialect: SqlDialect,
+  toNode: (row: E) => N,
+): Promise<Connection<N>> {
+  const alias = query.alias;
+  const newestFirst = page.order !== SortOrder.OLDEST_FIRST;
+  const [before, beforeOrEqual, direction] = newestFirst ? (['<', '<=', 'DESC'] as const) : (['>', '>=', 'ASC'] as const);
+  if (page.after) {
+    const cursor = decodeCursor(page.after);
+    // The first condition is implied by the second; it lets the database use the created_at index as a range.
+    query
+      .andWhere(`${alias}.created_at ${beforeOrEqual} :cursorAt`, { cursorAt: cursor.createdAt })
+      .andWhere(`(${alias}.created_at ${before} :cursorAt OR ${alias}.id ${before} :cursorId)`, { cursorId: cursor.id });
+  }
+  const { entities, raw } = await query
+    .addSelect(dialect.exactTimestamp(`${alias}.created_at`), 'cursor_at')
+    .orderBy(`${alias}.created_at`, direction)
+    .addOrderBy(`${alias}.id`, direction)
+    .limit(page.first + 1)
+    .getRawAndEntities<{ cursor_at: string }>();
+
+  const rows = entities.slice(0, page.first);
+  const edges = rows.map((row, i) => ({ cursor: encodeCursor({ createdAt: String(raw[i].cursor_at), id: row.id }), node: toNode(row) }));
+  return { edges, pageInfo: { hasNextPage: entities.length > page.first, endCursor: edges.at(-1)?.cursor ?? null } };
+}

@@ -1,0 +1,89 @@
+import { toBillingProfileModel, toSessionModel } from '../sessions/session.mapper';
+import { SessionModel } from '../sessions/session.model';
+import { toOrderModel, toRefundModel } from '../orders/order.mapper';
+import { OrderModel, RefundModel } from '../orders/order.model';
+import { RequestLoaders } from './request-loaders';
+import { Selection } from './selection';
+
+/**
+ * Fills the related objects a query asks for (session → billing profile and order, order → refunds and
+ * session, refund → order) on a whole list at once, level by level, through the request's DataLoaders:
+ * one batched query per relation and level, whatever the page size, and no per-item resolver calls.
+ * Root fields call it with their result and the query's selection below it.
+ */
+export class Relations {
+  constructor(private readonly loaders: RequestLoaders) {}
+
+  async ofSessions(sessions: SessionModel[], selection: Selection | undefined): Promise<void> {
+    if (!selection || sessions.length === 0) return;
+    const work: Promise<void>[] = [];
+    if (selection.has('billingProfile')) {
+      work.push(
+        loadAll(this.loaders.billingProfile, sessions.map((s) => s.billingProfileId)).then((profiles) =>
+          sessions.forEach((session, i) => {
+            const profile = profiles[i];
+            if (!profile) throw new Error(`Session ${session.id} refers to a missing billing profile`);
+            session.billingProfile = toBillingProfileModel(profile);
+          }),
+        ),
+      );
+    }
+    const orderSelection = selection.get('order');
+    if (orderSelection) {
+      work.push(
+        loadAll(this.loaders.orderOfSession, sessions.map((s) => s.id)).then((orders) => {
+          sessions.forEach((session, i) => (session.order = orders[i] && toOrderModel(orders[i])));
+          return this.ofOrders(present(sessions.map((s) => s.order)), orderSelection);
+        }),
+      );
+    }
+    await Promise.all(work);
+  }
+
+  async ofOrders(orders: OrderModel[], selection: Selection | undefined): Promise<void> {
+    if (!selection || orders.length === 0) return;
+    const work: Promise<void>[] = [];
+    const refundSelection = selection.get('refunds');
+    if (refundSelection) {
+      work.push(
+        loadAll(this.loaders.refundsOfOrder, orders.map((o) => o.id)).then((refunds) => {
+          orders.forEach((order, i) => (order.refunds = refunds[i].map(toRefundModel)));
+          return this.ofRefunds(orders.flatMap((o) => o.refunds!), refundSelection);
+        }),
+      );
+    }
+    const sessionSelection = selection.get('session');
+    if (sessionSelection) {
+      const now = new Date();
+      const withSession = orders.filter((o) => o.sessionId !== null);
+      orders.forEach((order) => (order.session = null));
+      work.push(
+        loadAll(this.loaders.session, withSession.map((o) => o.sessionId!)).then((sessions) => {
+          withSession.forEach((order, i) => (order.session = sessions[i] && toSessionModel(sessions[i], now)));
+          return this.ofSessions(present(withSession.map((o) => o.session)), sessionSelection);
+        }),
+      );
+    }
+    await Promise.all(work);
+  }
+
+  async ofRefunds(refunds: RefundModel[], selection: Selection | undefined): Promise<void> {
+    const orderSelection = selection?.get('order');
+    if (!orderSelection || refunds.length === 0) return;
+    const orders = await loadAll(this.loaders.order, refunds.map((r) => r.orderId));
+    refunds.forEach((refund, i) => {
+      if (!orders[i]) throw new Error(`Refund ${refund.id} refers to a missing order`);
+      refund.order = toOrderModel(orders[i]);
+    });
+    await this.ofOrders(refunds.map((r) => r.order!), orderSelection);
+  }
+}
+
+/** One batch for all keys (DataLoader also removes duplicates and remembers what this request loaded). */
+function loadAll<V>(loader: { load(key: string): Promise<V> }, keys: string[]): Promise<V[]> {
+  return Promise.all(keys.map((key) => loader.load(key)));
+}
+
+function present<T>(values: (T | null | undefined)[]): T[] {
+  return values.filter((value): value is T => value !== null && value !== undefined);
+}
