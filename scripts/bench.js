@@ -74,11 +74,12 @@ function parseCommandLine(argv) {
       duration: { type: 'string', default: '15' },
       connections: { type: 'string', default: '32' },
       only: { type: 'string' },
+      instances: { type: 'string', default: '1' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    process.stdout.write(`usage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS (15)] [--connections N (32)] [--only ${SCENARIO_ORDER.join(',')}]\n`);
+    process.stdout.write(`usage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS (15)] [--connections N (32)] [--only ${SCENARIO_ORDER.join(',')}] [--instances N (1)]\n`);
     process.exit(0);
   }
   const integer = (name, min, max) => {
@@ -91,7 +92,13 @@ function parseCommandLine(argv) {
   const only = values.only === undefined ? SCENARIO_ORDER : values.only.split(',');
   const unknown = only.filter((name) => !SCENARIO_ORDER.includes(name));
   if (unknown.length) throw new UsageError(`--only takes scenarios from ${SCENARIO_ORDER.join(',')}; unknown: ${unknown.join(',')}`);
-  return { dbs, duration: integer('duration', 1, 600), connections: integer('connections', 1, 1000), scenarios: SCENARIO_ORDER.filter((name) => only.includes(name)) };
+  return {
+    dbs,
+    duration: integer('duration', 1, 600),
+    connections: integer('connections', 1, 1000),
+    instances: integer('instances', 1, 4),
+    scenarios: SCENARIO_ORDER.filter((name) => only.includes(name)),
+  };
 }
 
 class UsageError extends Error {}
@@ -456,8 +463,9 @@ function databaseServerPid() {
 }
 
 class ProcessSampler {
+  /** `pid`: one service process or several (instances): RSS is the largest one's, CPU their sum. */
   constructor(pid, databasePid = null) {
-    this.pid = pid;
+    this.pids = Array.isArray(pid) ? pid : [pid];
     this.databasePid = databasePid;
     this.overallMaxKb = 0;
     this.windowMaxKb = 0;
@@ -467,14 +475,16 @@ class ProcessSampler {
   }
 
   sample() {
-    try {
-      const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${this.pid}/status`, 'utf8'));
-      if (!match) return;
-      const kb = Number(match[1]);
-      this.overallMaxKb = Math.max(this.overallMaxKb, kb);
-      this.windowMaxKb = Math.max(this.windowMaxKb, kb);
-    } catch {
-      // process gone or no /proc: leave the maxima as they are
+    for (const pid of this.pids) {
+      try {
+        const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+        if (!match) continue;
+        const kb = Number(match[1]);
+        this.overallMaxKb = Math.max(this.overallMaxKb, kb);
+        this.windowMaxKb = Math.max(this.windowMaxKb, kb);
+      } catch {
+        // process gone or no /proc: leave the maxima as they are
+      }
     }
   }
 
@@ -482,7 +492,7 @@ class ProcessSampler {
   cpuMark() {
     const own = process.cpuUsage();
     return {
-      service: cpuSecondsOf(this.pid),
+      service: this.pids.map(cpuSecondsOf).reduce((sum, seconds) => (sum === null || seconds === null ? null : sum + seconds), 0),
       database: this.databasePid ? cpuSecondsOf(this.databasePid) : null,
       generator: (own.user + own.system) / 1e6,
       wall: performance.now() / 1000,
@@ -716,7 +726,46 @@ const SCENARIOS = {
 };
 
 /** One autocannon run; non-2xx answers are counted by autocannon, a few of their bodies kept here. */
-function runAutocannon({ port, scenario, authorization, ids, merchant, connections, duration }) {
+/**
+ * With several instances, one autocannon per instance (connections split between them), run at once
+ * and merged: totals and rates add up; p99 and max are the worst instance's (a conservative merge).
+ */
+async function runAutocannon({ ports, ...run }) {
+  if (ports.length === 1) return runAutocannonOn({ ...run, port: ports[0] });
+  const each = Math.max(1, Math.round(run.connections / ports.length));
+  const runs = await Promise.all(ports.map((port) => runAutocannonOn({ ...run, port, connections: each })));
+  const results = runs.map((r) => r.result);
+  const total = results.reduce((sum, r) => sum + r.requests.total, 0);
+  const weighted = (pick) => (total ? results.reduce((sum, r) => sum + pick(r) * r.requests.total, 0) / total : 0);
+  const statusCodeStats = {};
+  for (const r of results) {
+    for (const [code, { count }] of Object.entries(r.statusCodeStats ?? {})) statusCodeStats[code] = { count: (statusCodeStats[code]?.count ?? 0) + Number(count) };
+  }
+  const result = {
+    connections: results.reduce((sum, r) => sum + r.connections, 0),
+    duration: Math.max(...results.map((r) => r.duration)),
+    requests: { total, average: results.reduce((sum, r) => sum + r.requests.average, 0) },
+    latency: {
+      average: weighted((r) => r.latency.average),
+      p50: weighted((r) => r.latency.p50),
+      p90: Math.max(...results.map((r) => r.latency.p90)),
+      p99: Math.max(...results.map((r) => r.latency.p99)),
+      max: Math.max(...results.map((r) => r.latency.max)),
+    },
+    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    timeouts: results.reduce((sum, r) => sum + r.timeouts, 0),
+    statusCodeStats,
+  };
+  const failures = { samples: runs.flatMap((r) => r.failures.samples).slice(0, 5), byStatus: {}, bodyErrors: 0 };
+  for (const r of runs) {
+    for (const [status, count] of Object.entries(r.failures.byStatus)) failures.byStatus[status] = (failures.byStatus[status] ?? 0) + count;
+    failures.bodyErrors += r.failures.bodyErrors ?? 0;
+  }
+  return { result, failures };
+}
+
+function runAutocannonOn({ port, scenario, authorization, ids, merchant, connections, duration }) {
   const autocannon = require('autocannon');
   const failures = { samples: [], byStatus: {} };
   const { onOrder, failedBody, ...definition } = SCENARIOS[scenario](authorization, ids, merchant);
@@ -760,6 +809,7 @@ async function benchTarget(kind, options) {
   const rows = [];
   const target = { db: kind, label: null, machineBusyBeforePercent: null, startupMs: null, rows, serviceExit: null, error: null, overallMaxRssMb: null };
   let service = null;
+  const extraServices = [];
   let sampler = null;
   const dbCleanupName = `${kind} database`;
   try {
@@ -790,7 +840,15 @@ async function benchTarget(kind, options) {
     cleanups.set(`${kind} service`, () => stopService(service));
     target.startupMs = Date.now() - started;
     log(`  service pid ${service.child.pid} on http://${HOST}:${service.port} (answered after ${target.startupMs} ms)`);
-    sampler = new ProcessSampler(service.child.pid, kind === 'mysql' ? databaseServerPid() : null);
+    // More instances on the same database (started after the first applied the migrations).
+    for (let i = 1; i < options.instances; i++) {
+      const extra = await startService(database);
+      extraServices.push(extra);
+      cleanups.set(`${kind} service ${i}`, () => stopService(extra));
+      log(`  instance ${i + 1}: pid ${extra.child.pid} on http://${HOST}:${extra.port}`);
+    }
+    const services = [service, ...extraServices];
+    sampler = new ProcessSampler(services.map((s) => s.child.pid), kind === 'mysql' ? databaseServerPid() : null);
 
     const ids = await createSessionPool(service.port, authorization, RETRIEVE_POOL);
     if (options.scenarios.includes('graphql')) {
@@ -799,7 +857,7 @@ async function benchTarget(kind, options) {
     }
     log(`  created ${ids.length} sessions for the retrieve pool`);
 
-    const base = { port: service.port, authorization, ids, merchant, connections: options.connections };
+    const base = { ports: services.map((s) => s.port), authorization, ids, merchant, connections: options.connections };
     const warmup = Math.min(WARMUP_SECONDS, options.duration);
     const check = await httpRequest(service.port, 'POST', '/v1/tax/quote', { headers: { authorization }, body: taxQuoteBody() });
     if (check.status !== 201 || !(JSON.parse(check.text).TaxAmount > 0)) {
@@ -826,7 +884,9 @@ async function benchTarget(kind, options) {
         (row.databaseServerCpuPercent === null ? '' : `, mariadbd ${row.databaseServerCpuPercent}`) +
         `, load generator ${row.generatorCpuPercent}`);
       for (const sample of failures.samples) log(`    non-2xx: ${sample}`);
-      if (service.exitInfo()) throw new Error(`service exited during the ${scenario} run\n${tailText(service.output.stderr)}`);
+      for (const running of [service, ...extraServices]) {
+        if (running.exitInfo()) throw new Error(`service exited during the ${scenario} run\n${tailText(running.output.stderr)}`);
+      }
     }
   } catch (error) {
     target.error = messageOf(error);
@@ -835,6 +895,10 @@ async function benchTarget(kind, options) {
     if (sampler) {
       sampler.stop();
       target.overallMaxRssMb = round1(sampler.overallMaxKb / 1024);
+    }
+    for (const [i, extra] of extraServices.entries()) {
+      cleanups.delete(`${kind} service ${i + 1}`);
+      await stopService(extra);
     }
     if (service) {
       cleanups.delete(`${kind} service`);
@@ -942,7 +1006,7 @@ function report(targets, options) {
   }
   const out = [
     '',
-    `Benchmark (${options.connections} connections, ${options.duration} s per scenario, node ${process.version}, ${os.cpus().length} CPUs; load generator, service and database share this machine)` +
+    `Benchmark (${options.instances > 1 ? `${options.instances} instances on one database, ` : ""}${options.connections} connections, ${options.duration} s per scenario, node ${process.version}, ${os.cpus().length} CPUs; load generator, service and database share this machine)` +
       (process.env.BENCH_NODE_OPTIONS ? `\nService node flags: ${process.env.BENCH_NODE_OPTIONS}` : ''),
     table(['db', 'scenario', 'conns', 'dur s', 'req/s avg', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'max RSS MB', 'svc CPU %', 'svc CPU ms/req', 'db CPU %', 'target', 'result'], lines),
     '',
@@ -993,7 +1057,7 @@ async function main() {
     return 2;
   }
   // A hard bound on the whole run, whatever hangs.
-  const budgetMs = options.dbs.length * (2 * CLI_TIMEOUT_MS + STARTUP_TIMEOUT_MS + (SCENARIO_ORDER.length * (options.duration + WARMUP_SECONDS) + 60) * 1000) + 300_000;
+  const budgetMs = options.dbs.length * (2 * CLI_TIMEOUT_MS + options.instances * STARTUP_TIMEOUT_MS + (SCENARIO_ORDER.length * (options.duration + WARMUP_SECONDS) + 60) * 1000) + 300_000;
   setTimeout(() => void abort(`error: the benchmark exceeded its ${Math.round(budgetMs / 1000)} s budget`, 1), budgetMs).unref();
 
   ensureBuilt();
