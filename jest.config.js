@@ -18,4 +18,5 @@ const projects = [
 ];
 if (process.env.TEST_MYSQL_URL) projects.push(e2e('e2e-mysql', 'mysql'));
 
-module.exports = { projects, testTimeout: 30000 };
+// Two workers: most e2e time is spent waiting on MariaDB, child processes and sockets, not on this CPU.
+module.exports = { projects, testTimeout: 30000, maxWorkers: 2 };

@@ -77,6 +77,14 @@ describe('Metrics: GET /metrics (Prometheus)', () => {
     expect(sample((await t.http().get('/metrics')).text, 'payment_sessions', { state: 'CREATED' })).toBe(CREATED + 1);
   });
 
+  it('reports orders by state, read at scrape time', async () => {
+    expect(sample(text, 'payment_orders', { state: 'Processed' })).toBe(0);
+    const session = await t.http().post('/v2.22/session').auth(m.username, m.password).send(sessionBody());
+    const card = { Name: 'A', Number: '4111111111111111', VerificationCode: '123', Expiry: { Month: 12, Year: 2040 } };
+    expect((await t.http().post(`/pay/${session.body.SessionId}`).send({ PaymentMethod: 'CARD', Card: card })).body.Outcome).toBe('COMPLETED');
+    expect(sample((await t.http().get('/metrics')).text, 'payment_orders', { state: 'Processed' })).toBe(1);
+  });
+
   it('includes the process and Node.js default metrics', () => {
     expect(text).toContain('process_cpu_user_seconds_total');
     expect(text).toContain('nodejs_eventloop_lag_seconds');

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { OrderState } from '../orders/order-state';
 import { SessionState } from '../session/session-state';
 import { MetricsRegistry } from './metrics.registry';
 
@@ -13,7 +14,7 @@ interface Mysql2PoolInternals {
 
 /**
  * Gauges that are read from the database when Prometheus scrapes (nothing runs between scrapes).
- * Orders and the notification backlog do not exist yet: their gauges come with those features.
+ * The notification backlog does not exist yet: its gauge comes with notifications.
  */
 @Injectable()
 export class MetricsService {
@@ -24,21 +25,8 @@ export class MetricsService {
     private readonly dataSource: DataSource,
   ) {
     const service = this;
-    new Gauge({
-      name: 'payment_sessions',
-      help: 'Payment sessions in the database, by state (one GROUP BY query per scrape)',
-      labelNames: ['state'] as const,
-      registers: [metrics.registry],
-      async collect() {
-        this.reset();
-        const counts = await service.sessionsByState();
-        if (!counts) return;
-        // Every known state, 0 when there is none (so that a series does not vanish), and any other
-        // state found in the table (written by a newer instance) too.
-        for (const state of Object.values(SessionState)) this.set({ state }, 0);
-        for (const [state, count] of counts) this.set({ state }, count);
-      },
-    });
+    this.stateGauge('payment_sessions', 'Payment sessions in the database, by state (one GROUP BY query per scrape)', 'payment_session', Object.values(SessionState));
+    this.stateGauge('payment_orders', 'Orders in the database, by state (one GROUP BY query per scrape)', 'payment_order', Object.values(OrderState));
     // SQLite has no pool (one shared connection): the gauge is not registered there at all.
     if (dataSource.options.type === 'mysql' || dataSource.options.type === 'mariadb') {
       new Gauge({
@@ -71,15 +59,34 @@ export class MetricsService {
     return this.metrics.registry.metrics();
   }
 
+  /**
+   * A gauge of rows by state, read when Prometheus scrapes. Every known state is reported (0 when there
+   * is none, so a series does not vanish), and any other state found in the table (a newer instance's).
+   */
+  private stateGauge(name: string, help: string, table: string, states: string[]): void {
+    const service = this;
+    new Gauge({
+      name,
+      help,
+      labelNames: ['state'] as const,
+      registers: [this.metrics.registry],
+      async collect() {
+        this.reset();
+        const counts = await service.countByState(name, table);
+        if (!counts) return;
+        for (const state of states) this.set({ state }, 0);
+        for (const [state, count] of counts) this.set({ state }, count);
+      },
+    });
+  }
+
   /** null when the database cannot be read: the gauge is then left out instead of failing the scrape. */
-  private async sessionsByState(): Promise<Map<string, number> | null> {
+  private async countByState(name: string, table: string): Promise<Map<string, number> | null> {
     try {
-      const rows: { state: string; count: number | string }[] = await this.dataSource.query(
-        'SELECT state, COUNT(*) AS count FROM payment_session GROUP BY state',
-      );
+      const rows: { state: string; count: number | string }[] = await this.dataSource.query(`SELECT state, COUNT(*) AS count FROM ${table} GROUP BY state`);
       return new Map(rows.map((row) => [row.state, Number(row.count)]));
     } catch (error) {
-      this.logger.warn(`payment_sessions not collected: ${(error as Error).message}`);
+      this.logger.warn(`${name} not collected: ${(error as Error).message}`);
       return null;
     }
   }
