@@ -51,7 +51,9 @@ function mariadbUp() {
 async function restartMariadb() {
   log('restarting MariaDB (SIGTERM, then start-stop-daemon)');
   spawnSync('pkill', ['-TERM', '-x', 'mariadbd']);
-  for (let i = 0; i < 100 && mariadbUp(); i++) await sleep(100);
+  // Until the process is gone, not just its socket: start-stop-daemon would take it for "already running".
+  const running = () => spawnSync('pgrep', ['-x', 'mariadbd'], { stdio: 'ignore' }).status === 0;
+  for (let i = 0; i < 600 && running(); i++) await sleep(100);
   const down = Date.now();
   spawnSync('start-stop-daemon', ['--start', '--oknodo', '--background', '--exec', '/usr/sbin/mariadbd']);
   for (let i = 0; i < 600 && !mariadbUp(); i++) await sleep(100);
