@@ -27,10 +27,15 @@ export const SANDBOX_CARD_BEHAVIOUR: Readonly<Record<string, string>> = {
   '4000000000003220': 'challenge',
 };
 
+/** Recently issued tokens' behaviour, so that the authorization right after tokenizing needs no read. */
+const RECENT_TOKENS = 10_000;
+
 const LEDGER_KEY = { UQ_sandbox_ledger_operation_key: 'sandbox_ledger.operation, sandbox_ledger.idempotency_key' };
 
 @Injectable()
 export class SandboxProcessor implements PaymentProcessor {
+  private readonly recentTokens = new Map<string, string>();
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
@@ -39,9 +44,9 @@ export class SandboxProcessor implements PaymentProcessor {
 
   async tokenize(merchantId: string, card: CardInput): Promise<CardToken> {
     const token: CardToken = { token: `tok_${randomBytes(16).toString('hex')}`, brand: card.brand, last4: card.number.slice(-4) };
-    await this.transactions.write((manager) =>
-      manager.getRepository(CardTokenRecord).insert({ ...token, merchantId, sandboxBehaviour: SANDBOX_CARD_BEHAVIOUR[card.number] ?? 'approve' }),
-    );
+    const sandboxBehaviour = SANDBOX_CARD_BEHAVIOUR[card.number] ?? 'approve';
+    await this.transactions.write((manager) => manager.getRepository(CardTokenRecord).insert({ ...token, merchantId, sandboxBehaviour }));
+    this.remember(token.token, sandboxBehaviour);
     return token;
   }
 
@@ -73,8 +78,7 @@ export class SandboxProcessor implements PaymentProcessor {
     if (request.method.class === 'Offline') {
       return { outcome: 'awaiting_funds', bankDetails: sandboxBankDetails(request, this.config.merchantOfRecord.name) };
     }
-    const card = request.cardToken ? await this.dataSource.getRepository(CardTokenRecord).findOneBy({ token: request.cardToken }) : null;
-    switch (card?.sandboxBehaviour) {
+    switch (request.cardToken ? await this.behaviourOf(request.cardToken) : undefined) {
       case 'declined':
         return { outcome: 'declined', reason: 'declined' };
       case 'insufficient_funds':
@@ -84,6 +88,18 @@ export class SandboxProcessor implements PaymentProcessor {
       default:
         return { outcome: 'approved', underReview: request.amountMinor % 100 === 66 };
     }
+  }
+
+  /** The stored behaviour of a token: from memory when this instance issued it lately, else from the vault. */
+  private async behaviourOf(token: string): Promise<string | undefined> {
+    const remembered = this.recentTokens.get(token);
+    if (remembered) return remembered;
+    return (await this.dataSource.getRepository(CardTokenRecord).findOneBy({ token }))?.sandboxBehaviour;
+  }
+
+  private remember(token: string, behaviour: string): void {
+    if (this.recentTokens.size >= RECENT_TOKENS) this.recentTokens.delete(this.recentTokens.keys().next().value!);
+    this.recentTokens.set(token, behaviour);
   }
 
   /** Writes the operation once per key; a repeat returns the first outcome and does nothing again. */
