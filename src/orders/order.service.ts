@@ -24,6 +24,9 @@ export const STUCK_PROCESSING_MS = 60 * 1000;
 /** How long (× 50 ms) a capture waits for a concurrent capture of the same order to finish. */
 const CAPTURE_WAIT_ROUNDS = 100;
 
+/** What the creator of an order decides; the rest is the initial state. */
+export type NewOrder = Partial<Order> & Pick<Order, 'merchantId' | 'source' | 'referenceId' | 'sessionId' | 'paymentMethod' | 'currency' | 'totalMinor'>;
+
 export type OrderLookup = { orderId: string } | { referenceId: string };
 
 /**
@@ -65,6 +68,42 @@ export class OrderService {
     });
     Object.assign(order, changes, { state: to, version: order.version + 1 });
     return true;
+  }
+
+  /**
+   * A new order in the initial state (Processing: its authorization is about to start) with its first
+   * event, in one transaction. A unique-index violation (ReferenceId or session taken) is thrown as is.
+   */
+  async open(fields: NewOrder, reason: string): Promise<Order> {
+    const order = this.dataSource.getRepository(Order).create({
+      rateOfferId: null,
+      rate: null,
+      contractId: null,
+      deviceFingerprint: null,
+      ...fields,
+      id: randomUUID(),
+      state: OrderState.Processing,
+      version: 1,
+      underReview: false,
+      refundedMinor: 0,
+      attempts: 1,
+      action: null,
+      bankDetails: null,
+      expiresAt: null,
+      authorizedAt: null,
+      processedAt: null,
+      cancelledAt: null,
+      // Set here, not by the database: SQLite's default has whole seconds, and lists order by it.
+      createdAt: this.clock.now(),
+    });
+    await this.transactions.run(async (manager) => {
+      // A copy: on MySQL TypeORM writes the re-read defaults back raw (0 for false) into what it inserted.
+      await manager.getRepository(Order).insert({ ...order });
+      await manager.getRepository(OrderEvent).insert({
+        id: randomUUID(), orderId: order.id, merchantId: order.merchantId, sequence: 1, fromState: null, toState: OrderState.Processing, reason,
+      });
+    });
+    return order;
   }
 
   /** Runs `transition` in its own transaction. */

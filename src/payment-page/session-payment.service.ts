@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Merchant } from '../auth/merchant.entity';
 import { CheckoutError, CheckoutErrorCode } from '../checkout/checkout-errors';
@@ -8,9 +7,8 @@ import { availablePaymentMethods, findPaymentMethod, PaymentMethodDefinition } f
 import { Clock } from '../common/clock/clock';
 import { TransactionRunner } from '../common/database/transaction-runner';
 import { formatMinorUnits, fromMinorUnits } from '../common/money/money';
-import { OrderEvent } from '../orders/order-event.entity';
 import { OrderPaymentService } from '../orders/order-payment.service';
-import { OrderService } from '../orders/order.service';
+import { NewOrder, OrderService } from '../orders/order.service';
 import { OrderState } from '../orders/order-state';
 import { Order } from '../orders/order.entity';
 import { CardInput, parseCard } from '../orders/processor/card';
@@ -199,37 +197,7 @@ export class SessionPaymentService {
       }
       return existing;
     }
-    const order = this.dataSource.getRepository(Order).create({
-      ...fields,
-      id: randomUUID(),
-      merchantId: session.merchantId,
-      source: 'session',
-      sessionId: session.id,
-      state: OrderState.Processing,
-      version: 1,
-      underReview: false,
-      refundedMinor: 0,
-      attempts: 1,
-      rateOfferId: null,
-      rate: null,
-      contractId: null,
-      deviceFingerprint: null,
-      action: null,
-      bankDetails: null,
-      expiresAt: null,
-      authorizedAt: null,
-      processedAt: null,
-      cancelledAt: null,
-      // Set here, not by the database: SQLite's default has whole seconds, and lists order by it.
-      createdAt: this.clock.now(),
-    });
-    await this.transactions.run(async (manager) => {
-      await manager.getRepository(Order).insert({ ...order });
-      await manager.getRepository(OrderEvent).insert({
-        id: randomUUID(), orderId: order.id, merchantId: order.merchantId, sequence: 1, fromState: null, toState: OrderState.Processing, reason: 'session payment',
-      });
-    });
-    return order;
+    return this.orders.open({ ...fields, merchantId: session.merchantId, source: 'session', sessionId: session.id } as NewOrder, 'session payment');
   }
 
   /** Moves the session after the order's outcome; `from` is where this request found it. */

@@ -1,18 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Merchant } from '../../auth/merchant.entity';
 import { Clock } from '../../common/clock/clock';
 import { violatedUniqueIndex } from '../../common/database/db-errors';
-import { TransactionRunner } from '../../common/database/transaction-runner';
 import { isCountryCode } from '../../common/iso/countries';
 import { isSupportedCurrency } from '../../common/money/currencies';
 import { fromMinorUnits } from '../../common/money/money';
 import { Contract } from '../../orders/contract.entity';
-import { OrderEvent } from '../../orders/order-event.entity';
 import { OrderPaymentService } from '../../orders/order-payment.service';
-import { OrderService } from '../../orders/order.service';
+import { NewOrder, OrderService } from '../../orders/order.service';
 import { OrderState } from '../../orders/order-state';
 import { Order, OrderDetails } from '../../orders/order.entity';
 import { CardInput, parseCard } from '../../orders/processor/card';
@@ -53,7 +51,6 @@ interface ValidCheckout {
 export class CheckoutService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly transactions: TransactionRunner,
     private readonly rates: RatesService,
     private readonly fingerprints: FingerprintService,
     private readonly orders: OrderService,
@@ -166,36 +163,8 @@ export class CheckoutService {
 
   /** The new order in Processing with its first event; null when the ReferenceId is taken already. */
   private async insertNew(merchantId: string, referenceId: string, fields: Partial<Order>): Promise<Order | null> {
-    const order = this.dataSource.getRepository(Order).create({
-      ...fields,
-      id: randomUUID(),
-      merchantId,
-      source: 'checkout',
-      referenceId,
-      sessionId: null,
-      state: OrderState.Processing,
-      version: 1,
-      underReview: false,
-      refundedMinor: 0,
-      attempts: 1,
-      action: null,
-      bankDetails: null,
-      expiresAt: null,
-      authorizedAt: null,
-      processedAt: null,
-      cancelledAt: null,
-      // Set here, not by the database: SQLite's default has whole seconds, and lists order by it.
-      createdAt: this.clock.now(),
-    });
     try {
-      await this.transactions.run(async (manager) => {
-        // A copy: on MySQL TypeORM writes the re-read defaults back raw (0 for false) into what it inserted.
-        await manager.getRepository(Order).insert({ ...order });
-        await manager.getRepository(OrderEvent).insert({
-          id: randomUUID(), orderId: order.id, merchantId, sequence: 1, fromState: null, toState: OrderState.Processing, reason: 'checkout',
-        });
-      });
-      return order;
+      return await this.orders.open({ ...fields, merchantId, source: 'checkout', referenceId, sessionId: null } as NewOrder, 'checkout');
     } catch (error) {
       if (!violatedUniqueIndex(error, ORDER_REFERENCE)) throw error;
       return null;
