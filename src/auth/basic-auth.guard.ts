@@ -15,9 +15,14 @@ export class BasicAuthGuard extends AuthGuard('basic') {
     super();
   }
 
+  /** Where the request is; the GraphQL guard takes it from the GraphQL context instead. */
+  getRequest(context: ExecutionContext): Request {
+    return context.switchToHttp().getRequest<Request>();
+  }
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     await super.canActivate(context);
-    const principal = context.switchToHttp().getRequest<Request>().user as Principal;
+    const principal = this.getRequest(context).user as Principal;
     const access = this.reflector.getAllAndOverride<Access>(ACCESS_KEY, [context.getHandler(), context.getClass()]);
     if (access === 'write' && principal.role !== Role.Merchant) throw new DomainError(ErrorCode.NotAuthorized);
     return true;
@@ -26,7 +31,7 @@ export class BasicAuthGuard extends AuthGuard('basic') {
   handleRequest<T>(error: unknown, principal: T, _info: unknown, context: ExecutionContext): T {
     if (error) throw error;
     if (!principal) {
-      const header = context.switchToHttp().getRequest<Request>().headers.authorization;
+      const header = this.getRequest(context).headers.authorization;
       throw new DomainError(header ? ErrorCode.InvalidCredentials : ErrorCode.AuthenticationRequired);
     }
     return principal;
