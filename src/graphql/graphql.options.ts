@@ -2,6 +2,7 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { ApolloDriverConfig } from '@nestjs/apollo';
 import { AppConfig } from '../common/config/app-config';
 import { formatGraphqlError } from './errors/graphql-errors';
+import { compiledQueriesPlugin } from './execution/compiled-queries.plugin';
 import { GraphqlContext } from './graphql-context';
 import { GRAPHQL_LIMITS } from './limits/graphql-limits';
 import { checkDocumentSize, operationLimitsPlugin } from './limits/operation-limits.plugin';
@@ -30,6 +31,7 @@ export function graphqlOptions(config: AppConfig, loaders: LoaderFactory): Omit<
       ...(production ? [] : [sandboxLandingPagePlugin()]),
       // No HTTP caching of dashboard data; the cache-control plugin would also wrap every field resolver.
       ApolloServerPluginCacheControlDisabled(),
+      ...(process.env.EXP_NOJIT ? [] : [compiledQueriesPlugin()]),
     ],
     // Compact JSON: Apollo pretty-prints by default, which doubles a page's size and the time to send it.
     stringifyResult: (value) => JSON.stringify(value),

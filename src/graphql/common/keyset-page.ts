@@ -1,4 +1,5 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { EntityRows } from '../read/entity-rows';
 import { Connection } from './connection.model';
 import { decodeCursor, encodeCursor } from './cursor';
 import { PageArgs, SortOrder } from './page.args';
@@ -7,10 +8,11 @@ import { SqlDialect } from './sql-dialect';
 /**
  * One page of `query` in (created_at, id) order after the cursor, read as first + 1 rows so that
  * hasNextPage needs no COUNT. Keyset, not OFFSET: rows inserted while a client pages never shift the
- * rows it has not seen yet, so no row is repeated or skipped.
+ * rows it has not seen yet, so no row is repeated or skipped. `query` filters; `rows` names the columns read.
  */
 export async function keysetPage<E extends ObjectLiteral & { id: string }, N>(
   query: SelectQueryBuilder<E>,
+  rows: EntityRows<E>,
   page: PageArgs,
   dialect: SqlDialect,
   toNode: (row: E) => N,
@@ -25,14 +27,15 @@ export async function keysetPage<E extends ObjectLiteral & { id: string }, N>(
       .andWhere(`${alias}.created_at ${beforeOrEqual} :cursorAt`, { cursorAt: cursor.createdAt })
       .andWhere(`(${alias}.created_at ${before} :cursorAt OR ${alias}.id ${before} :cursorId)`, { cursorId: cursor.id });
   }
-  const { entities, raw } = await query
+  query
+    .select(rows.selection(alias))
     .addSelect(dialect.exactTimestamp(`${alias}.created_at`), 'cursor_at')
     .orderBy(`${alias}.created_at`, direction)
     .addOrderBy(`${alias}.id`, direction)
-    .limit(page.first + 1)
-    .getRawAndEntities<{ cursor_at: string }>();
+    .limit(page.first + 1);
+  const { entities, raw } = await rows.fromQuery<{ cursor_at: string }>(query);
 
-  const rows = entities.slice(0, page.first);
-  const edges = rows.map((row, i) => ({ cursor: encodeCursor({ createdAt: String(raw[i].cursor_at), id: row.id }), node: toNode(row) }));
+  const shown = entities.slice(0, page.first);
+  const edges = shown.map((row, i) => ({ cursor: encodeCursor({ createdAt: String(raw[i].cursor_at), id: row.id }), node: toNode(row) }));
   return { edges, pageInfo: { hasNextPage: entities.length > page.first, endCursor: edges.at(-1)?.cursor ?? null } };
 }

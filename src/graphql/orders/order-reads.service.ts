@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, FindOptionsSelect, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Principal } from '../../auth/principal';
 import { OrderState } from '../../orders/order-state';
 import { Order } from '../../orders/order.entity';
@@ -11,6 +11,7 @@ import { Connection } from '../common/connection.model';
 import { applyCommonFilter } from '../common/filters.input';
 import { keysetPage } from '../common/keyset-page';
 import { SqlDialect } from '../common/sql-dialect';
+import { EntityRows } from '../read/entity-rows';
 import { OrdersArgs, RefundsArgs } from './order.args';
 import { toOrderModel, toRefundModel } from './order.mapper';
 import { OrderModel, RefundModel } from './order.model';
@@ -20,7 +21,9 @@ const ORDER_COLUMNS = [
   'id', 'merchantId', 'source', 'referenceId', 'sessionId', 'state', 'underReview', 'paymentMethod', 'currency', 'totalMinor',
   'refundedMinor', 'expiresAt', 'cardBrand', 'cardLast4', 'createdAt', 'authorizedAt', 'processedAt', 'cancelledAt',
 ] as const satisfies readonly (keyof Order)[];
-const ORDER_SELECT = Object.fromEntries(ORDER_COLUMNS.map((column) => [column, true])) as FindOptionsSelect<Order>;
+const REFUND_COLUMNS = [
+  'id', 'orderId', 'merchantId', 'referenceId', 'amountMinor', 'currency', 'state', 'failureReason', 'createdAt', 'completedAt',
+] as const satisfies readonly (keyof Refund)[];
 
 const EMPTY = { edges: [], pageInfo: { hasNextPage: false, endCursor: null } };
 
@@ -28,12 +31,16 @@ const EMPTY = { edges: [], pageInfo: { hasNextPage: false, endCursor: null } };
 @Injectable()
 export class OrderReads {
   private readonly dialect: SqlDialect;
+  private readonly orderRows: EntityRows<Order>;
+  private readonly refundRows: EntityRows<Refund>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly orders: OrderService,
   ) {
     this.dialect = SqlDialect.of(dataSource);
+    this.orderRows = new EntityRows(dataSource, Order, ORDER_COLUMNS);
+    this.refundRows = new EntityRows(dataSource, Refund, REFUND_COLUMNS);
   }
 
   /** The order if this principal may see it: OrderService's merchant look-up, any order for admins. */
@@ -46,7 +53,7 @@ export class OrderReads {
     const filter = args.filter;
     const scope = merchantScope(principal, filter?.merchantId);
     if (scope.empty) return EMPTY;
-    const query = this.dataSource.getRepository(Order).createQueryBuilder('o').select(ORDER_COLUMNS.map((column) => `o.${column}`));
+    const query = this.dataSource.getRepository(Order).createQueryBuilder('o');
     if (scope.merchantId) query.andWhere('o.merchant_id = :merchantId', { merchantId: scope.merchantId });
     applyCommonFilter(query, filter, this.dialect);
     if (filter?.state) query.andWhere('o.state = :state', { state: filter.state });
@@ -59,7 +66,7 @@ export class OrderReads {
     if (filter?.hasRefunds !== undefined) {
       query.andWhere(`${filter.hasRefunds ? '' : 'NOT '}EXISTS (SELECT 1 FROM order_refund r WHERE r.order_id = o.id)`);
     }
-    return keysetPage(query, args, this.dialect, toOrderModel);
+    return keysetPage(query, this.orderRows, args, this.dialect, toOrderModel);
   }
 
   async refundPage(principal: Principal, args: RefundsArgs): Promise<Connection<RefundModel>> {
@@ -71,18 +78,18 @@ export class OrderReads {
     applyCommonFilter(query, filter, this.dialect);
     if (filter?.state) query.andWhere('r.state = :state', { state: filter.state });
     if (filter?.orderId) query.andWhere('r.order_id = :orderId', { orderId: filter.orderId });
-    return keysetPage(query, args, this.dialect, toRefundModel);
+    return keysetPage(query, this.refundRows, args, this.dialect, toRefundModel);
   }
 
   byIds(ids: readonly string[]): Promise<Order[]> {
-    return this.dataSource.getRepository(Order).find({ select: ORDER_SELECT, where: { id: In([...ids]) } });
+    return this.orderRows.whereIn('id', ids);
   }
 
   bySessionIds(sessionIds: readonly string[]): Promise<Order[]> {
-    return this.dataSource.getRepository(Order).find({ select: ORDER_SELECT, where: { sessionId: In([...sessionIds]) } });
+    return this.orderRows.whereIn('sessionId', sessionIds);
   }
 
   refundsByOrderIds(orderIds: readonly string[]): Promise<Refund[]> {
-    return this.dataSource.getRepository(Refund).find({ where: { orderId: In([...orderIds]) }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.refundRows.whereIn('orderId', orderIds, 'created_at, id');
   }
 }

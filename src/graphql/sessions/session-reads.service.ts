@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, FindOptionsSelect, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Principal } from '../../auth/principal';
 import { BillingProfile } from '../../session/billing-profile.entity';
 import { PaymentSession } from '../../session/session.entity';
@@ -9,6 +9,7 @@ import { Connection } from '../common/connection.model';
 import { applyCommonFilter } from '../common/filters.input';
 import { keysetPage } from '../common/keyset-page';
 import { SqlDialect } from '../common/sql-dialect';
+import { EntityRows } from '../read/entity-rows';
 import { effectiveSessionStateSql } from './session-state.sql';
 import { SessionsArgs } from './session.args';
 import { toSessionModel } from './session.mapper';
@@ -19,7 +20,9 @@ const SESSION_COLUMNS = [
   'id', 'merchantId', 'merchantReference', 'state', 'currency', 'totalAmount', 'taxAmount', 'shipping', 'items', 'discounts',
   'autoCapture', 'viaAgent', 'taxQuoteId', 'billingProfileId', 'expiresAt', 'createdAt', 'updatedAt',
 ] as const satisfies readonly (keyof PaymentSession)[];
-const SESSION_SELECT = Object.fromEntries(SESSION_COLUMNS.map((column) => [column, true])) as FindOptionsSelect<PaymentSession>;
+const PROFILE_COLUMNS = [
+  'id', 'merchantId', 'reference', 'name', 'email', 'company', 'city', 'region', 'country', 'postcode',
+] as const satisfies readonly (keyof BillingProfile)[];
 
 /**
  * The dashboard's read side of sessions: pages and batched look-ups. Reads only; every change goes
@@ -28,9 +31,13 @@ const SESSION_SELECT = Object.fromEntries(SESSION_COLUMNS.map((column) => [colum
 @Injectable()
 export class SessionReads {
   private readonly dialect: SqlDialect;
+  private readonly sessionRows: EntityRows<PaymentSession>;
+  private readonly profileRows: EntityRows<BillingProfile>;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.dialect = SqlDialect.of(dataSource);
+    this.sessionRows = new EntityRows(dataSource, PaymentSession, SESSION_COLUMNS);
+    this.profileRows = new EntityRows(dataSource, BillingProfile, PROFILE_COLUMNS);
   }
 
   async page(principal: Principal, args: SessionsArgs): Promise<Connection<SessionModel>> {
@@ -38,19 +45,19 @@ export class SessionReads {
     const scope = merchantScope(principal, filter?.merchantId);
     if (scope.empty) return { edges: [], pageInfo: { hasNextPage: false, endCursor: null } };
     const now = new Date();
-    const query = this.dataSource.getRepository(PaymentSession).createQueryBuilder('s').select(SESSION_COLUMNS.map((column) => `s.${column}`));
+    const query = this.dataSource.getRepository(PaymentSession).createQueryBuilder('s');
     if (scope.merchantId) query.andWhere('s.merchant_id = :merchantId', { merchantId: scope.merchantId });
     applyCommonFilter(query, filter, this.dialect);
     if (filter?.merchantReference !== undefined) query.andWhere('s.merchant_reference = :reference', { reference: filter.merchantReference });
     if (filter?.state) query.andWhere(`${effectiveSessionStateSql('s')} = :state`, { now, state: filter.state });
-    return keysetPage(query, args, this.dialect, (session) => toSessionModel(session, now));
+    return keysetPage(query, this.sessionRows, args, this.dialect, (session) => toSessionModel(session, now));
   }
 
   byIds(ids: readonly string[]): Promise<PaymentSession[]> {
-    return this.dataSource.getRepository(PaymentSession).find({ select: SESSION_SELECT, where: { id: In([...ids]) } });
+    return this.sessionRows.whereIn('id', ids);
   }
 
   billingProfilesByIds(ids: readonly string[]): Promise<BillingProfile[]> {
-    return this.dataSource.getRepository(BillingProfile).findBy({ id: In([...ids]) });
+    return this.profileRows.whereIn('id', ids);
   }
 }
