@@ -31,7 +31,7 @@ export function graphqlOptions(config: AppConfig, loaders: LoaderFactory): Omit<
       ...(production ? [] : [sandboxLandingPagePlugin()]),
       // No HTTP caching of dashboard data; the cache-control plugin would also wrap every field resolver.
       ApolloServerPluginCacheControlDisabled(),
-      ...(process.env.EXP_NOJIT ? [] : [compiledQueriesPlugin()]),
+      compiledQueriesPlugin(),
     ],
     // Compact JSON: Apollo pretty-prints by default, which doubles a page's size and the time to send it.
     stringifyResult: (value) => JSON.stringify(value),
