@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import Decimal from 'decimal.js';
 import { currencyDigits, isSupportedCurrency } from './currencies';
 import { decimalPlaces, decimalToMinorUnits, fitsCurrency, formatMinorUnits, fromMinorUnits, toMinorUnits } from './money';
 
@@ -66,5 +68,18 @@ describe('checkout decimal amounts', () => {
     expect(formatMinorUnits(1500, 'JPY')).toBe('1500');
     expect(formatMinorUnits(1255, 'KWD')).toBe('1.255');
     expect(formatMinorUnits(5, 'EUR')).toBe('0.05');
+    expect(formatMinorUnits(-5, 'EUR')).toBe('-0.05');
+    expect(formatMinorUnits(-1255, 'KWD')).toBe('-1.255');
+    expect(formatMinorUnits(0, 'USD')).toBe('0.00');
+  });
+
+  it('formats every safe integer exactly as decimal arithmetic does', () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), fc.constantFrom('USD', 'JPY', 'KWD', 'CLF'), (minor, currency) => {
+        const digits = { USD: 2, JPY: 0, KWD: 3, CLF: 4 }[currency]!;
+        expect(formatMinorUnits(minor, currency)).toBe(new Decimal(minor).dividedBy(Decimal.pow(10, digits)).toFixed(digits));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

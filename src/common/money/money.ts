@@ -39,5 +39,10 @@ export function decimalToMinorUnits(value: string | number, currency: string): n
 
 /** Minor units as a decimal string with the currency's own decimals ("12.50", "1250" for JPY, "1.250" for KWD). */
 export function formatMinorUnits(minor: number, currency: string): string {
-  return new Decimal(minor).dividedBy(Decimal.pow(10, currencyDigits(currency))).toFixed(currencyDigits(currency));
+  const digits = currencyDigits(currency);
+  if (!Number.isSafeInteger(minor)) return new Decimal(minor).dividedBy(Decimal.pow(10, digits)).toFixed(digits);
+  // Exact by construction (the decimal point is placed in the integer's digits); this runs for every amount shown.
+  if (digits === 0) return String(minor);
+  const text = String(Math.abs(minor)).padStart(digits + 1, '0');
+  return `${minor < 0 ? '-' : ''}${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }

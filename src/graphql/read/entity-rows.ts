@@ -11,6 +11,8 @@ import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 export class EntityRows<E extends ObjectLiteral> {
   private readonly columns: ColumnMetadata[];
   private readonly table: string;
+  /** The raw row's key of each column, per alias prefix (made once: concatenating per cell cost more than the read). */
+  private readonly rowKeys = new Map<string, string[]>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -59,9 +61,17 @@ export class EntityRows<E extends ObjectLiteral> {
 
   private hydrate(row: Record<string, unknown>, prefix = ''): E {
     const driver = this.dataSource.driver;
+    const columns = this.columns;
+    const keys = this.keysFor(prefix);
     const entity = {} as Record<string, unknown>;
-    for (const column of this.columns) entity[column.propertyName] = driver.prepareHydratedValue(row[prefix + column.databaseName], column);
+    for (let i = 0; i < columns.length; i++) entity[columns[i].propertyName] = driver.prepareHydratedValue(row[keys[i]], columns[i]);
     return entity as E;
+  }
+
+  private keysFor(prefix: string): string[] {
+    let keys = this.rowKeys.get(prefix);
+    if (!keys) this.rowKeys.set(prefix, (keys = this.columns.map((column) => prefix + column.databaseName)));
+    return keys;
   }
 
   private column(property: string): ColumnMetadata {
