@@ -14,16 +14,19 @@ import { LoggingModule } from './common/logging/logging.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { OrderJobsModule } from './orders/order-jobs.module';
 import { PaymentPageModule } from './payment-page/payment-page.module';
 import { SessionModule } from './session/session.module';
 import { TaxModule } from './tax/tax.module';
 import { GraphqlApiModule } from './graphql/graphql-api.module';
+import { RemittanceJobsModule } from './remittance/remittance-jobs.module';
+import { RemittanceModule } from './remittance/remittance.module';
 
 /** Feature modules are listed statically (where `nest g module` adds new ones); configuration is dynamic. */
 @Module({
-  imports: [LoggingModule, ClockModule, DatabaseModule, SchedulerModule, SecretsModule, AuthModule, SessionModule, CheckoutModule, PaymentPageModule, OrderJobsModule, TaxModule, HealthModule, MetricsModule, GraphqlApiModule],
+  imports: [LoggingModule, ClockModule, DatabaseModule, SchedulerModule, SecretsModule, AuthModule, SessionModule, CheckoutModule, PaymentPageModule, OrderJobsModule, TaxModule, HealthModule, MetricsModule, GraphqlApiModule, RemittanceModule, RemittanceJobsModule, NotificationsModule],
   providers: [
     { provide: APP_FILTER, useClass: GlobalExceptionFilter },
     { provide: APP_PIPE, useClass: AppValidationPipe },

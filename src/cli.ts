@@ -20,16 +20,25 @@ import { ClockModule } from './common/clock/clock.module';
 import { OrderPaymentService } from './orders/order-payment.service';
 import { OrderService } from './orders/order.service';
 import { OrdersModule } from './orders/orders.module';
+import { NotificationDeliveryModule } from './notifications/notification-delivery.module';
+import { NotificationDeliveryService } from './notifications/notification-delivery.service';
+import { parseRfc3339 } from './checkout/signed/request-timestamp';
+import { RemittanceModule } from './remittance/remittance.module';
+import { RemittanceService } from './remittance/remittance.service';
+import { remittanceRunView } from './remittance/report.views';
 
 const USAGE = `usage:
   cli merchant create --name NAME [--id UUID] [--remittance-currency USD] [--notify-url URL] [--rate-mode guaranteed|spot]
   cli merchant rotate-secret --merchant MERCHANT_ID
+  cli merchant update --id MERCHANT_ID --notify-url URL   (--notify-url "" removes it)
   cli user create --username U --password P (--merchant MERCHANT_ID | --role admin) [--role merchant|readonly|admin]
   cli secrets rotate-key
   cli rates import FILE
   cli jobs run                 (runs the scheduled jobs that are due now, once)
+  cli notifications deliver    (sends the notifications that are due now, once: for SCHEDULER_ENABLED=false everywhere)
   cli orders funds-received --order ORDER_ID   (sandbox: the bank transfer or voucher of a Pending order was paid)
-  cli orders review --order ORDER_ID (--approve | --decline)   (settles the fraud review of an order UnderReview)`;
+  cli orders review --order ORDER_ID (--approve | --decline)   (settles the fraud review of an order UnderReview)
+  cli remittance run [--merchant MERCHANT_ID] [--to ISO-TIME]   (settles what was processed and refunded up to --to, default now)`;
 
 type Command = (app: { get<T>(type: new (...args: never[]) => T): T }, args: string[]) => Promise<object>;
 
@@ -37,6 +46,10 @@ const COMMANDS: Record<string, Command> = {
   'jobs run': async (app, args) => {
     parseArgs({ args, options: {} });
     return describeJobRuns(await app.get(Scheduler).runDue());
+  },
+  'notifications deliver': async (app, args) => {
+    parseArgs({ args, options: {} });
+    return { Delivered: await app.get(NotificationDeliveryService).deliverDue() };
   },
   'orders funds-received': async (app, args) => {
     const { values } = parseArgs({ args, options: { order: { type: 'string' } } });
@@ -50,6 +63,16 @@ const COMMANDS: Record<string, Command> = {
     if (!values.order || values.approve === values.decline) throw new UsageError('--order and exactly one of --approve and --decline are required');
     const order = await app.get(OrderService).settleReview(values.order, values.approve === true);
     return { OrderId: order.id, OrderState: order.state, UnderReview: order.underReview };
+  },
+  'remittance run': async (app, args) => {
+    const { values } = parseArgs({ args, options: { merchant: { type: 'string' }, to: { type: 'string' } } });
+    const to = values.to === undefined ? undefined : parseRfc3339(values.to);
+    if (to === null) throw new UsageError('--to must be an RFC 3339 time with a zone, e.g. 2025-11-27T00:00:00Z');
+    if (values.merchant !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(values.merchant)) {
+      throw new UsageError('--merchant must be a merchant id (UUID)');
+    }
+    const settled = await app.get(RemittanceService).run({ merchantId: values.merchant, to });
+    return { Remittances: settled.map(remittanceRunView) };
   },
   'merchant create': async (app, args) => {
     const { values } = parseArgs({
@@ -71,6 +94,12 @@ const COMMANDS: Record<string, Command> = {
       rateMode: values['rate-mode'],
     });
     return { MerchantId: merchant.id, Name: merchant.name, SigningSecret: signingSecret };
+  },
+  'merchant update': async (app, args) => {
+    const { values } = parseArgs({ args, options: { id: { type: 'string' }, 'notify-url': { type: 'string' } } });
+    if (!values.id || values['notify-url'] === undefined) throw new UsageError('--id and --notify-url are required');
+    const merchant = await app.get(MerchantService).updateNotifyUrl(values.id, values['notify-url'] || null);
+    return { MerchantId: merchant.id, NotifyUrl: merchant.notifyUrl };
   },
   'merchant rotate-secret': async (app, args) => {
     const { values } = parseArgs({ args, options: { merchant: { type: 'string' } } });
@@ -125,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
   if (!command) throw new UsageError(argv.length ? `unknown command: ${name}` : 'no command given');
   const config = AppConfig.fromEnvironment();
   // Only `jobs run` boots the job modules: the other commands must not register (write) job rows.
-  const modules = CliModule.forRoot(config, name === 'jobs run' ? JOB_MODULES : name.startsWith('orders ') ? [ClockModule, OrdersModule] : []);
+  const modules = CliModule.forRoot(config, name === 'jobs run' ? JOB_MODULES : name.startsWith('orders ') ? [ClockModule, OrdersModule] : name === 'remittance run' ? [ClockModule, RemittanceModule] : name === 'notifications deliver' ? [ClockModule, NotificationDeliveryModule] : []);
   const app = await NestFactory.createApplicationContext(modules, { logger: false, abortOnError: false });
   try {
     process.stdout.write(`${JSON.stringify(await command(app, argv.slice(2)))}\n`);

@@ -4,12 +4,13 @@ import { SchedulerModule } from './common/scheduler/scheduler.module';
 import { JobOutcome } from './common/scheduler/scheduler.service';
 import { OrderJobsModule } from './orders/order-jobs.module';
 import { SessionModule } from './session/session.module';
+import { RemittanceJobsModule } from './remittance/remittance-jobs.module';
 
 /**
  * What `cli jobs run` boots beside the database: the Scheduler and every module that registers a job
  * with it. A module that adds a job adds itself here too, so that the command line runs it as well.
  */
-export const JOB_MODULES = [ClockModule, SchedulerModule, SessionModule, IdempotencyModule, OrderJobsModule];
+export const JOB_MODULES = [ClockModule, SchedulerModule, SessionModule, IdempotencyModule, OrderJobsModule, RemittanceJobsModule];
 
 /** The command line's JSON for Scheduler.runDue(); a failed job makes the command fail. */
 export function describeJobRuns(outcomes: JobOutcome[]): { Ran: { Job: string; Processed: number | null }[] } {

@@ -52,6 +52,20 @@ export class MerchantService {
     }
   }
 
+  /**
+   * Changes a merchant's notify URL; null (the command line's "") removes it. Notifications already
+   * waiting use the new URL at their next attempt, unless their order carried its own Notify.
+   */
+  async updateNotifyUrl(id: string, notifyUrl: string | null): Promise<Merchant> {
+    const errors: FieldError[] = [];
+    if (!UUID.test(id)) errors.push({ Field: 'id', Code: FieldErrorCode.Invalid, Message: 'must be a UUID' });
+    if (notifyUrl !== null && !isNotifyUrl(notifyUrl)) errors.push({ Field: 'notify-url', Code: FieldErrorCode.Invalid, Message: NOTIFY_URL_RULE });
+    if (errors.length) throw invalidRequest(errors);
+    const result = await this.transactions.run((manager) => manager.getRepository(Merchant).update({ id: id.toLowerCase() }, { notifyUrl }));
+    if (!result.affected) throw invalidRequest([{ Field: 'id', Code: FieldErrorCode.Invalid, Message: 'No merchant has this id' }]);
+    return (await this.findById(id.toLowerCase()))!;
+  }
+
   findById(id: string): Promise<Merchant | null> {
     return this.dataSource.getRepository(Merchant).findOneBy({ id });
   }
@@ -72,8 +86,21 @@ function validateMerchantInput(input: CreateMerchantInput): FieldError[] {
   if (input.rateMode !== undefined && input.rateMode !== 'guaranteed' && input.rateMode !== 'spot') {
     invalid('rate-mode', 'must be guaranteed or spot');
   }
-  if (input.notifyUrl !== undefined && !/^https?:\/\/\S+$/.test(input.notifyUrl)) {
-    invalid('notify-url', 'must be an absolute http(s) URL');
+  if (input.notifyUrl !== undefined && !isNotifyUrl(input.notifyUrl)) {
+    invalid('notify-url', NOTIFY_URL_RULE);
   }
   return errors;
+}
+
+const NOTIFY_URL_RULE = 'must be an absolute http(s) URL of at most 2000 characters';
+
+/** Where notifications are POSTed: an absolute http(s) URL that fits its column. */
+export function isNotifyUrl(value: string): boolean {
+  if (value.length > 2000 || /\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
 }

@@ -25,6 +25,7 @@ import { SignedResponseInterceptor } from './signed/signed-response.interceptor'
   imports: [AuthModule, OrdersModule],
   controllers: [BadgeController, AssetsController, FingerprintController, FingerprintFrameController, RatesController, PaymentMethodsController, CheckoutController, OrderOperationsController],
   providers: [CheckoutService, BadgeService, FingerprintService, PaymentMethodsService, RatesService, { provide: RATE_SOURCE, useClass: ReferenceRateSource }, SignedRequestGuard, ReplayGuardService, SignedResponseInterceptor, CheckoutExceptionFilter],
-  exports: [FingerprintService, BadgeService],
+  // ReplayGuardService and RATE_SOURCE: for signed controllers and rate users in other modules (remittance reports).
+  exports: [FingerprintService, BadgeService, ReplayGuardService, RATE_SOURCE],
 })
 export class CheckoutModule {}

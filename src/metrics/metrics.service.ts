@@ -12,10 +12,7 @@ interface Mysql2PoolInternals {
   _connectionQueue?: { length?: number };
 }
 
-/**
- * Gauges that are read from the database when Prometheus scrapes (nothing runs between scrapes).
- * The notification backlog does not exist yet: its gauge comes with notifications.
- */
+/** Gauges that are read from the database when Prometheus scrapes (nothing runs between scrapes). */
 @Injectable()
 export class MetricsService {
   private readonly logger = new Logger('Metrics');
@@ -27,6 +24,15 @@ export class MetricsService {
     const service = this;
     this.stateGauge('payment_sessions', 'Payment sessions in the database, by state (one GROUP BY query per scrape)', 'payment_session', Object.values(SessionState));
     this.stateGauge('payment_orders', 'Orders in the database, by state (one GROUP BY query per scrape)', 'payment_order', Object.values(OrderState));
+    new Gauge({
+      name: 'notification_backlog',
+      help: 'Notifications not delivered yet (state Pending: waiting for their first attempt, retrying, or in flight)',
+      registers: [metrics.registry],
+      async collect() {
+        const pending = await service.count('notification_backlog', "SELECT COUNT(*) AS count FROM notification_event WHERE state = 'Pending'");
+        if (pending !== null) this.set(pending);
+      },
+    });
     // SQLite has no pool (one shared connection): the gauge is not registered there at all.
     if (dataSource.options.type === 'mysql' || dataSource.options.type === 'mariadb') {
       new Gauge({
@@ -85,6 +91,17 @@ export class MetricsService {
     try {
       const rows: { state: string; count: number | string }[] = await this.dataSource.query(`SELECT state, COUNT(*) AS count FROM ${table} GROUP BY state`);
       return new Map(rows.map((row) => [row.state, Number(row.count)]));
+    } catch (error) {
+      this.logger.warn(`${name} not collected: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  /** One COUNT(*) query's answer, or null when the database cannot be read (the gauge is left out). */
+  private async count(name: string, sql: string): Promise<number | null> {
+    try {
+      const [row]: { count: number | string }[] = await this.dataSource.query(sql);
+      return Number(row.count);
     } catch (error) {
       this.logger.warn(`${name} not collected: ${(error as Error).message}`);
       return null;

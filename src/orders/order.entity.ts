@@ -30,6 +30,7 @@ export type OrderAction = { Redirect: string } | { Challenge: string } | { Displ
 @Index('UQ_order_session', ['sessionId'], { unique: true })
 @Index('IDX_order_state_expiry', ['state', 'expiresAt'])
 @Index('IDX_order_merchant_created', ['merchantId', 'createdAt'])
+@Index('IDX_order_state_remittance', ['state', 'remittanceId'])
 export class Order {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -129,6 +130,18 @@ export class Order {
   @Column({ name: 'cancelled_at', type: 'datetime', precision: 3, nullable: true })
   cancelledAt: Date | null;
 
+  /** Notifications recorded about this order so far = the last one's Sequence (NotificationOutbox). */
+  @Column({ name: 'notify_sequence', type: 'integer', default: 0 })
+  notifySequence: number;
+
+  /** The Expiry for which ORDER_CAPTURE_DEADLINE_APPROACHING was recorded (one reminder per authorization). */
+  @Column({ name: 'capture_reminder_for', type: 'datetime', precision: 3, nullable: true })
+  captureReminderFor: Date | null;
+
   @CreateDateColumn({ name: 'created_at', precision: 6 })
   createdAt: Date;
+
+  /** The remittance that settled this Processed order; set once, by the run's conditional claim (src/remittance). */
+  @Column({ name: 'remittance_id', type: 'varchar', length: 36, nullable: true })
+  remittanceId: string | null;
 }

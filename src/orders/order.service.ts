@@ -5,6 +5,8 @@ import { DataSource, EntityManager, In, LessThan } from 'typeorm';
 import { CheckoutError, CheckoutErrorCode } from '../checkout/checkout-errors';
 import { Clock } from '../common/clock/clock';
 import { TransactionRunner } from '../common/database/transaction-runner';
+import { NotificationOutbox } from '../notifications/notification-outbox.service';
+import { NotificationType, orderEventTypes } from '../notifications/notification-types';
 import { OrderEvent } from './order-event.entity';
 import { canTransition, OrderState } from './order-state';
 import { Order } from './order.entity';
@@ -42,11 +44,13 @@ export class OrderService {
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
     @Inject(PAYMENT_PROCESSOR) private readonly processor: PaymentProcessor,
+    private readonly outbox: NotificationOutbox,
   ) {}
 
   /**
    * The only way an order changes state: applies when the order is still at the version the caller
-   * read (false otherwise: someone else moved it first) and writes an order_event in the same transaction.
+   * read (false otherwise: someone else moved it first) and writes an order_event, and the
+   * notifications the change causes (notification-types.ts), in the same transaction.
    */
   async transition(manager: EntityManager, order: Order, to: OrderState, changes: Partial<Order> = {}, reason: string | null = null): Promise<boolean> {
     if (!canTransition(order.state, to)) throw new Error(`Illegal order transition ${order.state} → ${to}`);
@@ -66,6 +70,8 @@ export class OrderService {
       toState: to,
       reason,
     });
+    const types = orderEventTypes(order.authorizedAt !== null, to);
+    if (types.length) await this.outbox.record(manager, { order: { ...order, ...changes, state: to, version: order.version + 1 } as Order }, types);
     Object.assign(order, changes, { state: to, version: order.version + 1 });
     return true;
   }
@@ -200,6 +206,40 @@ export class OrderService {
     });
     let count = 0;
     for (const order of expired) if (await this.expire(order)) count++;
+    return count;
+  }
+
+  /**
+   * Scheduled: records ORDER_CAPTURE_DEADLINE_APPROACHING once per authorization for PaymentAuthorized
+   * orders whose Expiry is less than `withinMs` away. The conditional UPDATE that marks the order (for
+   * this Expiry) is the claim, so two runs or instances never remind twice.
+   */
+  async remindCaptureDeadlines(withinMs: number, limit = 500): Promise<number> {
+    const now = this.clock.now();
+    const due = await this.dataSource
+      .getRepository(Order)
+      .createQueryBuilder('o')
+      .select('o.id', 'id')
+      .where('o.state = :state AND o.expires_at > :now AND o.expires_at <= :until', { state: OrderState.PaymentAuthorized, now, until: new Date(now.getTime() + withinMs) })
+      .andWhere('(o.capture_reminder_for IS NULL OR o.capture_reminder_for <> o.expires_at)')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    let count = 0;
+    for (const { id } of due) {
+      const reminded = await this.transactions.run(async (manager) => {
+        const claimed = await manager
+          .createQueryBuilder()
+          .update(Order)
+          .set({ captureReminderFor: () => 'expires_at' })
+          .where('id = :id AND state = :state AND (capture_reminder_for IS NULL OR capture_reminder_for <> expires_at)', { id, state: OrderState.PaymentAuthorized })
+          .execute();
+        if (claimed.affected !== 1) return false;
+        const order = await manager.getRepository(Order).findOneByOrFail({ id });
+        await this.outbox.record(manager, { order }, [NotificationType.OrderCaptureDeadlineApproaching]);
+        return true;
+      });
+      if (reminded) count++;
+    }
     return count;
   }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../common/config/app-config';
+import { NotificationOutboxModule } from '../notifications/notification-outbox.module';
 import { OrderPaymentService } from './order-payment.service';
 import { OrderService } from './order.service';
 import { PAYMENT_PROCESSOR } from './processor/payment-processor';
@@ -9,6 +10,7 @@ import { RefundService } from './refund.service';
 
 /** Orders, their state machine, refunds and the processor behind them; used by checkout and sessions. */
 @Module({
+  imports: [NotificationOutboxModule],
   providers: [
     OrderService,
     OrderPaymentService,

@@ -11,6 +11,7 @@ export enum RefundState {
 @Entity('order_refund')
 @Index('UQ_refund_order_reference', ['orderId', 'referenceId'], { unique: true })
 @Index('IDX_refund_state_created', ['state', 'createdAt'])
+@Index('IDX_refund_state_remittance', ['state', 'remittanceId'])
 export class Refund {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -42,4 +43,8 @@ export class Refund {
 
   @Column({ name: 'completed_at', type: 'datetime', precision: 3, nullable: true })
   completedAt: Date | null;
+
+  /** The remittance that netted this Succeeded refund; set once, by the run's conditional claim (src/remittance). */
+  @Column({ name: 'remittance_id', type: 'varchar', length: 36, nullable: true })
+  remittanceId: string | null;
 }

@@ -6,6 +6,8 @@ import { CheckoutError, CheckoutErrorCode } from '../checkout/checkout-errors';
 import { Clock } from '../common/clock/clock';
 import { violatedUniqueIndex } from '../common/database/db-errors';
 import { TransactionRunner } from '../common/database/transaction-runner';
+import { NotificationOutbox } from '../notifications/notification-outbox.service';
+import { NotificationType } from '../notifications/notification-types';
 import { OrderService, refusal } from './order.service';
 import { OrderState } from './order-state';
 import { Order } from './order.entity';
@@ -33,6 +35,7 @@ export class RefundService {
     private readonly orders: OrderService,
     private readonly clock: Clock,
     @Inject(PAYMENT_PROCESSOR) private readonly processor: PaymentProcessor,
+    private readonly outbox: NotificationOutbox,
   ) {}
 
   async refund(merchantId: string, orderId: string, referenceId: string, amountMinor: number): Promise<Refund> {
@@ -94,17 +97,20 @@ export class RefundService {
     return stuck.length;
   }
 
-  /** Asks the processor (idempotent by refund id) and records the outcome; a failure frees the amount again. */
+  /**
+   * Asks the processor (idempotent by refund id) and records the outcome with its notification
+   * (REFUND_SUCCEEDED or REFUND_FAILED); a failure frees the amount again.
+   */
   private async process(refund: Refund): Promise<void> {
     const result = await this.processor.refund(refund.id, refund.orderId, refund.amountMinor, refund.currency);
     const completedAt = this.clock.now();
+    const outcome = { state: result.succeeded ? RefundState.Succeeded : RefundState.Failed, failureReason: result.reason ?? null, completedAt };
     await this.transactions.run(async (manager) => {
-      const finished = await manager
-        .getRepository(Refund)
-        .update(
-          { id: refund.id, state: RefundState.InProgress },
-          { state: result.succeeded ? RefundState.Succeeded : RefundState.Failed, failureReason: result.reason ?? null, completedAt },
-        );
+      const finished = await manager.getRepository(Refund).update({ id: refund.id, state: RefundState.InProgress }, outcome);
+      if (finished.affected === 1) {
+        const type = result.succeeded ? NotificationType.RefundSucceeded : NotificationType.RefundFailed;
+        await this.outbox.record(manager, { refund: { ...refund, ...outcome } }, [type]);
+      }
       if (finished.affected === 1 && !result.succeeded) {
         await manager
           .createQueryBuilder()
@@ -114,7 +120,7 @@ export class RefundService {
           .execute();
       }
     });
-    Object.assign(refund, { state: result.succeeded ? RefundState.Succeeded : RefundState.Failed, failureReason: result.reason ?? null, completedAt });
+    Object.assign(refund, outcome);
   }
 
   private byReference(orderId: string, referenceId: string): Promise<Refund | null> {

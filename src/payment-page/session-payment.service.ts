@@ -7,6 +7,8 @@ import { availablePaymentMethods, findPaymentMethod, PaymentMethodDefinition } f
 import { Clock } from '../common/clock/clock';
 import { TransactionRunner } from '../common/database/transaction-runner';
 import { formatMinorUnits, fromMinorUnits } from '../common/money/money';
+import { NotificationOutbox } from '../notifications/notification-outbox.service';
+import { NotificationType } from '../notifications/notification-types';
 import { OrderPaymentService } from '../orders/order-payment.service';
 import { NewOrder, OrderService } from '../orders/order.service';
 import { OrderState } from '../orders/order-state';
@@ -85,6 +87,7 @@ export class SessionPaymentService {
     private readonly payments: OrderPaymentService,
     private readonly clock: Clock,
     @Inject(PAYMENT_PROCESSOR) private readonly processor: PaymentProcessor,
+    private readonly outbox: NotificationOutbox,
   ) {}
 
   /** The session (expiry applied), its billing profile, merchant and order; null when unknown. */
@@ -200,10 +203,19 @@ export class SessionPaymentService {
     return this.orders.open({ ...fields, merchantId: session.merchantId, source: 'session', sessionId: session.id } as NewOrder, 'session payment');
   }
 
-  /** Moves the session after the order's outcome; `from` is where this request found it. */
+  /**
+   * Moves the session after the order's outcome; `from` is where this request found it. COMPLETED and
+   * FAILED are recorded as notifications in the same transaction as the move.
+   */
   private async settle(session: PaymentSession, order: Order, from: SessionState, declined: keyof typeof DECLINED | undefined): Promise<PaymentOutcome> {
     const now = this.clock.now();
-    const move = (to: SessionState) => this.transactions.run((manager) => moveSession(manager, session.id, from, to, now));
+    const move = (to: SessionState) =>
+      this.transactions.run(async (manager) => {
+        const moved = await moveSession(manager, session.id, from, to, now);
+        const type = to === SessionState.Completed ? NotificationType.SessionCompleted : to === SessionState.Failed ? NotificationType.SessionFailed : null;
+        if (moved && type) await this.outbox.record(manager, { sessionId: session.id }, [type]);
+        return moved;
+      });
     if (declined) {
       const canRetry = order.attempts < MAX_PAYMENT_ATTEMPTS;
       await move(canRetry ? SessionState.Created : SessionState.Failed);

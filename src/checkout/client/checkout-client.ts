@@ -85,6 +85,37 @@ export interface OrderView {
   Refunds: RefundView[];
 }
 
+export interface ReportSummary {
+  ReportId: string;
+  RemittanceId: string;
+  Currency: string;
+  From: string;
+  To: string;
+  CreatedAt: string;
+  RemittedAmount: string;
+}
+
+export interface ReportLine {
+  LineType: 'Payment' | 'Refund';
+  OrderId: string;
+  MerchantReference: string;
+  RefundId?: string;
+  Date: string;
+  ConsumerAmount: string;
+  ConsumerCurrency: string;
+  Rate: string;
+  RateOfferId?: string;
+  GrossAmount: string;
+  Fee: string;
+  RemittedAmount: string;
+  RemittanceCurrency: string;
+}
+
+export interface ReportDocument extends ReportSummary {
+  Totals: { Payments: number; Refunds: number; GrossAmount: string; RefundedAmount: string; Fees: string; RemittedAmount: string };
+  Lines: ReportLine[];
+}
+
 export interface CheckoutClientOptions {
   /** e.g. http://localhost:3000/v2.22 */
   baseUrl: string;
@@ -146,6 +177,33 @@ export class CheckoutClient {
 
   query(lookup: { OrderId: string } | { ReferenceId: string }) {
     return this.post<OrderView>('query', lookup);
+  }
+
+  /** The merchant's settlement reports, newest first. */
+  reports() {
+    return this.get<{ Reports: ReportSummary[] }>('reports');
+  }
+
+  /** One report: JSON (a signed envelope) or CSV (the text, its Signature header verified). */
+  report(ReportId: string, Format?: 'json'): Promise<ReportDocument>;
+  report(ReportId: string, Format: 'csv'): Promise<string>;
+  async report(ReportId: string, Format: 'json' | 'csv' = 'json'): Promise<ReportDocument | string> {
+    if (Format === 'json') return this.get<ReportDocument>(`reports/${encodeURIComponent(ReportId)}`, { Format });
+    const text = this.requestText({ Format });
+    const query = new URLSearchParams({ request: text, signature: sign(this.options.signingSecret, text) });
+    const response = await this.fetch(`${this.options.baseUrl}/reports/${encodeURIComponent(ReportId)}?${query}`);
+    if (!(response.headers.get('content-type') ?? '').startsWith('text/csv')) {
+      // An error comes as a signed envelope: read() verifies it and throws it.
+      await this.read<unknown>(response);
+      throw new CheckoutClientError(response.status, 'UnexpectedResponse', 'Expected a text/csv answer');
+    }
+    const csv = await response.text();
+    const expected = Buffer.from(sign(this.options.signingSecret, csv), 'base64');
+    const given = Buffer.from(response.headers.get('signature') ?? '', 'base64');
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw new CheckoutClientError(response.status, 'ResponseSignatureInvalid', 'The Signature header does not verify the CSV');
+    }
+    return csv;
   }
 
   /** A signed GET: request and signature as query parameters. */

@@ -44,6 +44,18 @@ export class AppConfig {
   readonly rateLimit: { perCredentialPerMinute: number | null; perIpPerMinute: number | null; keyPrefix: string; redisUrl: string | null };
   /** The HTTP server's timeouts (node:http requestTimeout, headersTimeout, keepAliveTimeout), in ms. */
   readonly httpTimeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /**
+   * Notifications (src/notifications): whether private/loopback targets are allowed (SSRF guard), how
+   * often due ones are sent, the retry schedule, and how long before a capture deadline the reminder goes.
+   */
+  readonly notifications: {
+    allowPrivateTargets: boolean;
+    deliveryIntervalMs: number;
+    retry: { firstDelayMs: number; maxDelayMs: number; retryForMs: number };
+    captureReminderSeconds: number;
+  };
+  /** Remittance runs: how often the scheduled one runs, and the fee on each payment (src/remittance). */
+  readonly remittance: { intervalSeconds: number; fee: { percent: string; fixedMinor: number } };
 
   constructor(env: Env) {
     this.port = env.PORT ?? 3000;
@@ -73,6 +85,20 @@ export class AppConfig {
       headersMs: env.HTTP_HEADERS_TIMEOUT_MS ?? Math.min(20_000, env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000),
       keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 5_000,
     };
+    this.notifications = {
+      allowPrivateTargets: (env.NOTIFY_ALLOW_PRIVATE_TARGETS ?? (this.environment === 'production' ? 'false' : 'true')) === 'true',
+      deliveryIntervalMs: env.NOTIFY_DELIVERY_INTERVAL_MS ?? 1000,
+      retry: {
+        firstDelayMs: env.NOTIFY_RETRY_FIRST_DELAY_MS ?? 30_000,
+        maxDelayMs: env.NOTIFY_RETRY_MAX_DELAY_MS ?? 6 * 3600_000,
+        retryForMs: (env.NOTIFY_RETRY_FOR_SECONDS ?? 3 * 24 * 3600) * 1000,
+      },
+      captureReminderSeconds: env.NOTIFY_CAPTURE_REMINDER_SECONDS ?? 24 * 3600,
+    };
+    this.remittance = {
+      intervalSeconds: env.REMITTANCE_INTERVAL_SECONDS ?? 24 * 3600,
+      fee: { percent: env.REMITTANCE_FEE_PERCENT ?? '0', fixedMinor: env.REMITTANCE_FEE_FIXED_MINOR ?? 0 },
+    };
     this.secretRotationOverlapSeconds = env.SECRET_ROTATION_OVERLAP_SECONDS ?? 24 * 3600;
     this.checkoutReplayWindowSeconds = env.CHECKOUT_REPLAY_WINDOW_SECONDS ?? 300;
     // Optional in sandbox so that clients written for the real API (which has no Timestamp) keep working.
@@ -93,6 +119,12 @@ export class AppConfig {
       } catch {
         problems.push(`  CORS_ORIGINS: ${JSON.stringify(origin)} is not a valid origin`);
       }
+    }
+    if (this.notifications.retry.maxDelayMs < this.notifications.retry.firstDelayMs) {
+      problems.push(`  NOTIFY_RETRY_MAX_DELAY_MS (${this.notifications.retry.maxDelayMs}) must not be below NOTIFY_RETRY_FIRST_DELAY_MS (${this.notifications.retry.firstDelayMs})`);
+    }
+    if (this.environment === 'production' && this.notifications.retry.retryForMs < 3 * 24 * 3600_000) {
+      problems.push('  NOTIFY_RETRY_FOR_SECONDS: production retries notifications for at least 3 days (259200), as merchants are promised');
     }
     if (this.httpTimeouts.headersMs > this.httpTimeouts.requestMs) {
       // node:http refuses to start a server so configured (the whole request includes its headers).

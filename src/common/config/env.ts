@@ -137,6 +137,42 @@ export class Env {
   /** How long an idle kept-alive connection stays open, in milliseconds. */
   @IsOptional() @IsInt() @Min(100) @Max(3_600_000)
   HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
+
+  /** "true": notifications may go to loopback and private addresses; unset = true in sandbox, false in production (SSRF guard). */
+  @IsOptional() @IsIn(['true', 'false'])
+  NOTIFY_ALLOW_PRIVATE_TARGETS?: 'true' | 'false';
+
+  /** How often due notifications are looked for and sent (a scheduled job), in milliseconds. */
+  @IsOptional() @IsInt() @Min(10) @Max(60_000)
+  NOTIFY_DELIVERY_INTERVAL_MS?: number;
+
+  /** The wait before the first retry of a failed notification, in ms (at most 50 s: with +20 % jitter, within a minute). */
+  @IsOptional() @IsInt() @Min(10) @Max(50_000)
+  NOTIFY_RETRY_FIRST_DELAY_MS?: number;
+
+  /** The longest wait between two retries (the doubling stops there), in milliseconds. */
+  @IsOptional() @IsInt() @Min(10) @Max(7 * 24 * 3600_000)
+  NOTIFY_RETRY_MAX_DELAY_MS?: number;
+
+  /** How long a failing notification is retried before it is given up, in seconds (production: at least 3 days). */
+  @IsOptional() @IsInt() @Min(1) @Max(30 * 24 * 3600)
+  NOTIFY_RETRY_FOR_SECONDS?: number;
+
+  /** ORDER_CAPTURE_DEADLINE_APPROACHING is sent this long before an authorization's capture deadline, in seconds. */
+  @IsOptional() @IsInt() @Min(60) @Max(6 * 24 * 3600)
+  NOTIFY_CAPTURE_REMINDER_SECONDS?: number;
+
+  /** How often the scheduled remittance run settles what was processed and refunded, in seconds. */
+  @IsOptional() @IsInt() @Min(60) @Max(31 * 24 * 3600)
+  REMITTANCE_INTERVAL_SECONDS?: number;
+
+  /** The merchant-of-record fee on each payment, in per cent of its converted amount ("2.9"). */
+  @IsOptional() @Matches(/^(100(\.0{1,4})?|\d{1,2}(\.\d{1,4})?)$/, { message: 'must be a percentage from 0 to 100 with at most 4 decimals, e.g. 2.9' })
+  REMITTANCE_FEE_PERCENT?: string;
+
+  /** A fixed fee per payment, in minor units of the remittance currency (30 = 0.30 USD). */
+  @IsOptional() @IsInt() @Min(0) @Max(1_000_000_000)
+  REMITTANCE_FEE_FIXED_MINOR?: number;
 }
 
 const INTEGER_VARIABLES: (keyof Env)[] = [
@@ -144,6 +180,8 @@ const INTEGER_VARIABLES: (keyof Env)[] = [
   'PORT', 'SESSION_TTL_SECONDS', 'CREDENTIAL_CACHE_TTL_SECONDS', 'DB_POOL_SIZE', 'IDEMPOTENCY_TTL_SECONDS',
   'SECRET_ROTATION_OVERLAP_SECONDS', 'CHECKOUT_REPLAY_WINDOW_SECONDS',
   'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_IP_PER_MINUTE', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+  'NOTIFY_DELIVERY_INTERVAL_MS', 'NOTIFY_RETRY_FIRST_DELAY_MS', 'NOTIFY_RETRY_MAX_DELAY_MS', 'NOTIFY_RETRY_FOR_SECONDS', 'NOTIFY_CAPTURE_REMINDER_SECONDS',
+  'REMITTANCE_INTERVAL_SECONDS', 'REMITTANCE_FEE_FIXED_MINOR',
 ];
 
 export class ConfigError extends Error {}
@@ -206,4 +244,13 @@ class EnvKeys implements Required<Record<keyof Env, true>> {
   HTTP_REQUEST_TIMEOUT_MS = true as const;
   HTTP_HEADERS_TIMEOUT_MS = true as const;
   HTTP_KEEP_ALIVE_TIMEOUT_MS = true as const;
+  NOTIFY_ALLOW_PRIVATE_TARGETS = true as const;
+  NOTIFY_DELIVERY_INTERVAL_MS = true as const;
+  NOTIFY_RETRY_FIRST_DELAY_MS = true as const;
+  NOTIFY_RETRY_MAX_DELAY_MS = true as const;
+  NOTIFY_RETRY_FOR_SECONDS = true as const;
+  NOTIFY_CAPTURE_REMINDER_SECONDS = true as const;
+  REMITTANCE_INTERVAL_SECONDS = true as const;
+  REMITTANCE_FEE_PERCENT = true as const;
+  REMITTANCE_FEE_FIXED_MINOR = true as const;
 }

@@ -1,4 +1,6 @@
 import { Merchant } from '../../auth/merchant.entity';
+import { NotificationAttempt } from '../../notifications/notification-attempt.entity';
+import { NotificationEvent } from '../../notifications/notification-event.entity';
 import { SigningSecret } from '../../auth/signing-secret.entity';
 import { User } from '../../auth/user.entity';
 import { BillingProfile } from '../../session/billing-profile.entity';
@@ -15,5 +17,8 @@ import { Refund } from '../../orders/refund.entity';
 import { Contract } from '../../orders/contract.entity';
 import { CardTokenRecord } from '../../orders/processor/card-token.entity';
 import { SandboxLedgerEntry } from '../../orders/processor/sandbox-ledger.entity';
+import { Remittance } from '../../remittance/remittance.entity';
+import { RemittanceLine } from '../../remittance/remittance-line.entity';
+import { Report } from '../../remittance/report.entity';
 
-export const ENTITIES = [Merchant, SigningSecret, User, BillingProfile, PaymentSession, IdempotencyRecord, TaxQuote, ReferenceRate, RateOffer, DeviceFingerprint, SignedRequestSeen, JobLease, Order, OrderEvent, Refund, Contract, CardTokenRecord, SandboxLedgerEntry];
+export const ENTITIES = [Merchant, SigningSecret, User, BillingProfile, PaymentSession, IdempotencyRecord, TaxQuote, ReferenceRate, RateOffer, DeviceFingerprint, SignedRequestSeen, JobLease, Order, OrderEvent, Refund, Contract, CardTokenRecord, SandboxLedgerEntry, Remittance, RemittanceLine, Report, NotificationEvent, NotificationAttempt];

@@ -11,6 +11,8 @@ export enum ErrorCode {
   SessionNotFound = 'SESSION_NOT_FOUND',
   BillingProfileNotFound = 'BILLING_PROFILE_NOT_FOUND',
   TaxQuoteNotFound = 'TAX_QUOTE_NOT_FOUND',
+  NotificationNotFound = 'NOTIFICATION_NOT_FOUND',
+  NotifyUrlMissing = 'NOTIFY_URL_MISSING',
   DuplicateMerchantReferenceId = 'DUPLICATE_MERCHANT_REFERENCE_ID',
   DuplicateBillingProfileReference = 'DUPLICATE_BILLING_PROFILE_REFERENCE',
   DuplicateRequest = 'DUPLICATE_REQUEST',
@@ -49,6 +51,8 @@ export const ERROR_DEFINITIONS: Record<ErrorCode, ErrorDefinition> = {
   [ErrorCode.NotFound]: { status: 404, message: 'No resource exists at this path' },
   [ErrorCode.SessionNotFound]: { status: 404, message: 'No session exists for the given session ID' },
   [ErrorCode.TaxQuoteNotFound]: { status: 404, message: 'No tax quote exists for the given ID' },
+  [ErrorCode.NotificationNotFound]: { status: 404, message: 'No notification exists for the given EventId' },
+  [ErrorCode.NotifyUrlMissing]: { status: 409, message: 'The merchant has no notify URL (cli merchant update --notify-url URL)' },
   [ErrorCode.BillingProfileNotFound]: { status: 400, message: 'No billing profile exists for the given reference' },
   [ErrorCode.DuplicateMerchantReferenceId]: { status: 409, message: 'Session with merchant reference already exists' },
   [ErrorCode.DuplicateBillingProfileReference]: {
