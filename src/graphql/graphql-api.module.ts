@@ -13,6 +13,7 @@ import { OrderResolver } from './orders/order.resolver';
 import { RefundResolver } from './orders/refund.resolver';
 import { DashboardReadsModule } from './read/dashboard-reads.module';
 import { LoaderFactory } from './read/request-loaders';
+import { RemittanceResolver } from './remittances/remittance.resolver';
 import { SessionResolver } from './sessions/session.resolver';
 import { TaxQuoteResolver } from './tax/tax-quote.resolver';
 import { TotalsResolver } from './totals/totals.resolver';
@@ -32,6 +33,6 @@ import { TotalsResolver } from './totals/totals.resolver';
     TaxModule,
     DashboardReadsModule,
   ],
-  providers: [GqlBasicAuthGuard, SessionResolver, OrderResolver, RefundResolver, TaxQuoteResolver, MerchantResolver, TotalsResolver],
+  providers: [GqlBasicAuthGuard, SessionResolver, OrderResolver, RefundResolver, TaxQuoteResolver, MerchantResolver, TotalsResolver, RemittanceResolver],
 })
 export class GraphqlApiModule {}

@@ -1,6 +1,7 @@
 import { registerEnumType } from '@nestjs/graphql';
 import { OrderState } from '../../orders/order-state';
 import { RefundState } from '../../orders/refund.entity';
+import { RemittanceLineType } from '../../remittance/remittance-calculator';
 import { SessionState } from '../../session/session-state';
 
 /**
@@ -35,6 +36,11 @@ export const SessionStateValues = {
 
 export const OrderSourceValues = { CHECKOUT: 'checkout', SESSION: 'session' } as const;
 
+export const RemittanceLineTypeValues = {
+  PAYMENT: RemittanceLineType.Payment,
+  REFUND: RemittanceLineType.Refund,
+} as const;
+
 registerEnumType(SessionStateValues, {
   name: 'SessionState',
   description: 'A CREATED session past its expiry is shown (and filtered) as EXPIRED, as the Session interface shows it.',
@@ -42,3 +48,4 @@ registerEnumType(SessionStateValues, {
 registerEnumType(OrderStateValues, { name: 'OrderState' });
 registerEnumType(RefundStateValues, { name: 'RefundState' });
 registerEnumType(OrderSourceValues, { name: 'OrderSource', description: 'Whether a signed checkout or a payment session created the order.' });
+registerEnumType(RemittanceLineTypeValues, { name: 'RemittanceLineType', description: 'A settled payment (an order), or a refund netted as a negative line.' });

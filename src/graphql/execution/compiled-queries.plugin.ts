@@ -1,6 +1,5 @@
-import type { ApolloServerPlugin, GraphQLRequestContextResponseForOperation } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestContextResponseForOperation } from '@apollo/server';
 import { compileQuery, CompiledQuery, isCompiledQuery } from 'graphql-jit';
-import type { GraphqlContext } from '../graphql-context';
 
 /** How many distinct query documents stay compiled: dashboards send a handful, each many times. */
 const DEFAULT_MAX_DOCUMENTS = 200;
@@ -13,10 +12,10 @@ const DEFAULT_MAX_DOCUMENTS = 200;
  * in one place (a failed read simply runs twice). Parsing, validation and the operation limits have
  * already run when this hook is called.
  */
-export function compiledQueriesPlugin(maxDocuments = DEFAULT_MAX_DOCUMENTS): ApolloServerPlugin<GraphqlContext> {
+export function compiledQueriesPlugin<Context extends BaseContext>(maxDocuments = DEFAULT_MAX_DOCUMENTS): ApolloServerPlugin<Context> {
   const compiled = new Map<string, CompiledQuery | null>();
 
-  const compiledFor = (request: GraphQLRequestContextResponseForOperation<GraphqlContext>): CompiledQuery | null => {
+  const compiledFor = (request: GraphQLRequestContextResponseForOperation<Context>): CompiledQuery | null => {
     const key = `${request.operationName ?? ''}\n${request.source}`;
     let query = compiled.get(key);
     if (query === undefined) {

@@ -16,3 +16,9 @@ export const GRAPHQL_LIMITS = {
 export const LOADED_FIELD_COST = 2;
 /** What a list of refunds of one order is expected to hold, for the complexity estimate. */
 export const EXPECTED_REFUNDS_PER_ORDER = 3;
+/**
+ * What the lines of one remittance are expected to number, for the complexity estimate: a remittance
+ * with every field of its lines costs ~1,000, so a list may ask for lines over about five remittances
+ * (page without them, then open one with remittance(id)).
+ */
+export const EXPECTED_LINES_PER_REMITTANCE = 50;

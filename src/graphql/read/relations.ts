@@ -2,12 +2,14 @@ import { toBillingProfileModel, toSessionModel } from '../sessions/session.mappe
 import { SessionModel } from '../sessions/session.model';
 import { toOrderModel, toRefundModel } from '../orders/order.mapper';
 import { OrderModel, RefundModel } from '../orders/order.model';
+import { toRemittanceLineModel } from '../remittances/remittance.mapper';
+import { RemittanceModel } from '../remittances/remittance.model';
 import { RequestLoaders } from './request-loaders';
 import { Selection } from './selection';
 
 /**
  * Fills the related objects a query asks for (session → billing profile and order, order → refunds and
- * session, refund → order) on a whole list at once, level by level, through the request's DataLoaders:
+ * session, refund → order, remittance → report id and lines) on a whole list at once, level by level, through the request's DataLoaders:
  * one batched query per relation and level, whatever the page size, and no per-item resolver calls.
  * Root fields call it with their result and the query's selection below it.
  */
@@ -76,6 +78,31 @@ export class Relations {
       refund.order = toOrderModel(orders[i]);
     });
     await this.ofOrders(refunds.map((r) => r.order!), orderSelection);
+  }
+
+  async ofRemittances(remittances: RemittanceModel[], selection: Selection | undefined): Promise<void> {
+    if (!selection || remittances.length === 0) return;
+    const ids = remittances.map((r) => r.id);
+    const work: Promise<void>[] = [];
+    if (selection.has('reportId')) {
+      work.push(
+        loadAll(this.loaders.reportIdOfRemittance, ids).then((reportIds) =>
+          remittances.forEach((remittance, i) => {
+            // Written in the remittance's own transaction: a missing report is a broken invariant.
+            if (!reportIds[i]) throw new Error(`Remittance ${remittance.id} has no report`);
+            remittance.reportId = reportIds[i];
+          }),
+        ),
+      );
+    }
+    if (selection.has('lines')) {
+      work.push(
+        loadAll(this.loaders.linesOfRemittance, ids).then((lines) =>
+          remittances.forEach((remittance, i) => (remittance.lines = lines[i].map((line) => toRemittanceLineModel(line, remittance.currency)))),
+        ),
+      );
+    }
+    await Promise.all(work);
   }
 }
 

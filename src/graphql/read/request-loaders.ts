@@ -2,14 +2,17 @@ import { Injectable } from '@nestjs/common';
 import DataLoader from 'dataloader';
 import { Order } from '../../orders/order.entity';
 import { Refund } from '../../orders/refund.entity';
+import { RemittanceLine } from '../../remittance/remittance-line.entity';
 import { BillingProfile } from '../../session/billing-profile.entity';
 import { PaymentSession } from '../../session/session.entity';
 import { OrderReads } from '../orders/order-reads.service';
+import { RemittanceReads } from '../remittances/remittance-reads.service';
 import { SessionReads } from '../sessions/session-reads.service';
 
 /**
  * One set of DataLoaders per GraphQL request, used by Relations to fill related objects (session →
- * billing profile and order, order → refunds and session, refund → order): each batch is one query,
+ * billing profile and order, order → refunds and session, refund → order, remittance → report id and
+ * lines): each batch is one query,
  * duplicates are loaded once, and what one level loaded is reused by another. Created per request, so
  * nothing is cached across requests or tenants; they are reached only through objects the root field
  * already authorized. (An interface, not a class: a class-typed resolver parameter would go through the
@@ -21,6 +24,8 @@ export interface RequestLoaders {
   order: DataLoader<string, Order | null>;
   orderOfSession: DataLoader<string, Order | null>;
   refundsOfOrder: DataLoader<string, Refund[]>;
+  reportIdOfRemittance: DataLoader<string, string | null>;
+  linesOfRemittance: DataLoader<string, RemittanceLine[]>;
 }
 
 /** Keeps each IN (…) list to a size every database takes. */
@@ -43,16 +48,22 @@ export class LoaderFactory {
   constructor(
     private readonly sessions: SessionReads,
     private readonly orders: OrderReads,
+    private readonly remittances: RemittanceReads,
   ) {}
 
   forRequest(): RequestLoaders {
-    const { sessions, orders } = this;
+    const { sessions, orders, remittances } = this;
     return {
       session: new DataLoader(async (ids) => one(ids, await sessions.byIds(ids), (s) => s.id), OPTIONS),
       billingProfile: new DataLoader(async (ids) => one(ids, await sessions.billingProfilesByIds(ids), (p) => p.id), OPTIONS),
       order: new DataLoader(async (ids) => one(ids, await orders.byIds(ids), (o) => o.id), OPTIONS),
       orderOfSession: new DataLoader(async (ids) => one(ids, await orders.bySessionIds(ids), (o) => o.sessionId!), OPTIONS),
       refundsOfOrder: new DataLoader(async (ids) => many(ids, await orders.refundsByOrderIds(ids), (r) => r.orderId), OPTIONS),
+      reportIdOfRemittance: new DataLoader(
+        async (ids) => one(ids, await remittances.reportsByRemittanceIds(ids), (r) => r.remittanceId).map((report) => report?.id ?? null),
+        OPTIONS,
+      ),
+      linesOfRemittance: new DataLoader(async (ids) => many(ids, await remittances.linesByRemittanceIds(ids), (l) => l.remittanceId), OPTIONS),
     };
   }
 }
