@@ -19,4 +19,11 @@ const projects = [
 if (process.env.TEST_MYSQL_URL) projects.push(e2e('e2e-mysql', 'mysql'));
 
 // Two workers: most e2e time is spent waiting on MariaDB, child processes and sockets, not on this CPU.
-module.exports = { projects, testTimeout: 30000, maxWorkers: 2 };
+// src/ is transpiled once for the child processes the e2e tests start (test/setup/prebuild.js).
+module.exports = {
+  projects,
+  testTimeout: 30000,
+  maxWorkers: 2,
+  globalSetup: '<rootDir>/test/setup/prebuild.js',
+  globalTeardown: '<rootDir>/test/setup/prebuild-teardown.js',
+};

@@ -5,6 +5,13 @@ const path = require('node:path');
 const fs = require('node:fs');
 const root = path.join(__dirname, '..');
 
+// The test suite transpiles src/ once per run and names the copy here (test/setup/prebuild.js).
+const prebuilt = process.env.PAYMENTS_PREBUILT_DIR;
+if (prebuilt && fs.existsSync(path.join(prebuilt, 'cli.js'))) {
+  require(path.join(prebuilt, 'cli.js'));
+  return;
+}
+
 let tsNode = null;
 try {
   tsNode = require('ts-node');

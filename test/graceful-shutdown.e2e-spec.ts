@@ -7,6 +7,7 @@ import { dataSourceOptions } from '../src/common/database/data-source-options';
 import { AppConfig } from '../src/common/config/app-config';
 import { sessionBody } from './setup/factories';
 import { createTestDatabase, TestDatabase } from './setup/test-database';
+import { serviceNodeArgs } from './setup/service-command';
 
 const ROOT = join(__dirname, '..');
 
@@ -42,7 +43,7 @@ describe('Graceful shutdown: SIGTERM under load loses no acknowledged request', 
     await cli('user', 'create', '--username', 'shutdown', '--password', 'shutdown-password', '--merchant', merchant.MerchantId);
     auth = `Basic ${Buffer.from('shutdown:shutdown-password').toString('base64')}`;
 
-    service = spawn('node', ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    service = spawn('node', serviceNodeArgs(), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     origin = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 120; i++) {
       if (await fetch(`${origin}/openapi.json`).then((r) => r.ok, () => false)) return;

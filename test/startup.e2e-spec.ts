@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DEMO } from '../src/auth/demo-seeder';
 import { startTestApp } from './setup/test-app';
+import { serviceNodeArgs } from './setup/service-command';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..');
@@ -15,7 +16,7 @@ describe('Start-up: configuration check and sandbox seed', () => {
     [{ DATABASE_URL: 'postgres://localhost/x' }, /DATABASE_URL=/],
     [{ SESSION_TTL_SECONDS: '1' }, /SESSION_TTL_SECONDS="1"/],
   ])('a bad value (%j) stops the start with a message naming the variable', async (env, message) => {
-    const result = await run('node', ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    const result = await run('node', serviceNodeArgs(), {
       cwd: ROOT,
       env: { ...process.env, ...env },
     }).then(

@@ -9,6 +9,7 @@ import { connect, SecureVersion } from 'node:tls';
 import { promisify } from 'node:util';
 import { selfSignedCertificate } from './setup/certificates';
 import { startTestApp, TestApp } from './setup/test-app';
+import { serviceNodeArgs } from './setup/service-command';
 
 const ROOT = join(__dirname, '..');
 
@@ -94,7 +95,7 @@ describe('Production refuses plain HTTP', () => {
   const productionEnv = () => ({ APP_ENV: 'production', SECRETS_KEY: randomBytes(32).toString('base64') });
 
   it('a production start without TLS or a trusted proxy fails and says what is missing', async () => {
-    const result = await promisify(execFile)('node', ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    const result = await promisify(execFile)('node', serviceNodeArgs(), {
       cwd: ROOT,
       env: { ...process.env, ...productionEnv(), DATABASE_URL: 'sqlite::memory:' },
     }).then(
@@ -108,7 +109,7 @@ describe('Production refuses plain HTTP', () => {
   }, 60_000);
 
   it('a production start without a secrets key fails and says so', async () => {
-    const result = await promisify(execFile)('node', ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    const result = await promisify(execFile)('node', serviceNodeArgs(), {
       cwd: ROOT,
       env: { ...process.env, APP_ENV: 'production', TRUST_PROXY: '1', DATABASE_URL: 'sqlite::memory:', SECRETS_KEY: '', SECRETS_KEY_FILE: '' },
     }).then(
