@@ -11,9 +11,21 @@ import { PaymentSession } from '../session/session.entity';
 import { NotificationEvent } from './notification-event.entity';
 import { NotificationState, NotificationType, ResourceType } from './notification-types';
 
+/**
+ * For the UPDATE of an order that records `count` events about it: raises its notify_sequence in that
+ * same statement (one round trip less than a separate UPDATE on the checkout path).
+ */
+export function raiseNotifySequence(count: number): () => string {
+  if (!Number.isInteger(count) || count < 1) throw new Error(`Bad notification count ${count}`);
+  return () => `notify_sequence + ${count}`;
+}
+
 /** What a notification is about, as the caller has it at hand inside its transaction. */
 export type NotificationSubject =
-  /** An order as it stands after the change (its refunds are always none: only Processed orders have refunds, and they never change state again). */
+  /**
+   * An order as it stands after the change (its refunds are always none: only Processed orders have
+   * refunds, and they never change state again), whose notify_sequence the caller has raised.
+   */
   | { order: Order }
   /** A refund as it stands after the change. */
   | { refund: Refund }
@@ -36,9 +48,10 @@ interface Resolved {
  * exactly when the change committed (a rollback takes it away too). Delivery happens later
  * (NotificationDeliveryService). The body is rendered here, once, as the API shows the resource.
  *
- * Sequence, per resource: orders count in `payment_order.notify_sequence`, raised by an UPDATE of the
- * order's row in this transaction (which also serialises every writer of that order's events, on any
- * instance) and read back (a transaction always sees its own write). A session or a refund is written
+ * Sequence, per resource: orders count in `payment_order.notify_sequence`, which the caller raises by
+ * the number of events in the same UPDATE that made the change (`raiseNotifySequence`; that row write
+ * also serialises every writer of the order's events, on any instance); it is read back here (a
+ * transaction always sees its own write). A session or a refund is written
  * to by the conditional UPDATE that changed it just before, in this transaction, so its events are
  * serialised by that row and MAX(sequence) + 1 is exact; today each has exactly one event (its end state).
  */
@@ -89,7 +102,6 @@ export class NotificationOutbox {
   private async resolve(manager: EntityManager, subject: NotificationSubject, count: number): Promise<Resolved> {
     if ('order' in subject) {
       const { order } = subject;
-      await manager.query('UPDATE payment_order SET notify_sequence = notify_sequence + ? WHERE id = ?', [count, order.id]);
       const [row] = await manager.query('SELECT notify_sequence AS last FROM payment_order WHERE id = ?', [order.id]);
       if (!row) throw new Error(`Order ${order.id} does not exist`);
       return {

@@ -5,7 +5,7 @@ import { DataSource, EntityManager, In, LessThan } from 'typeorm';
 import { CheckoutError, CheckoutErrorCode } from '../checkout/checkout-errors';
 import { Clock } from '../common/clock/clock';
 import { TransactionRunner } from '../common/database/transaction-runner';
-import { NotificationOutbox } from '../notifications/notification-outbox.service';
+import { NotificationOutbox, raiseNotifySequence } from '../notifications/notification-outbox.service';
 import { NotificationType, orderEventTypes } from '../notifications/notification-types';
 import { OrderEvent } from './order-event.entity';
 import { canTransition, OrderState } from './order-state';
@@ -54,10 +54,11 @@ export class OrderService {
    */
   async transition(manager: EntityManager, order: Order, to: OrderState, changes: Partial<Order> = {}, reason: string | null = null): Promise<boolean> {
     if (!canTransition(order.state, to)) throw new Error(`Illegal order transition ${order.state} → ${to}`);
+    const notifications = orderEventTypes(order.authorizedAt !== null, to);
     const result = await manager
       .createQueryBuilder()
       .update(Order)
-      .set({ ...changes, state: to, version: order.version + 1 })
+      .set({ ...changes, state: to, version: order.version + 1, ...(notifications.length ? { notifySequence: raiseNotifySequence(notifications.length) } : {}) })
       .where('id = :id AND version = :version', { id: order.id, version: order.version })
       .execute();
     if (result.affected !== 1) return false;
@@ -70,8 +71,9 @@ export class OrderService {
       toState: to,
       reason,
     });
-    const types = orderEventTypes(order.authorizedAt !== null, to);
-    if (types.length) await this.outbox.record(manager, { order: { ...order, ...changes, state: to, version: order.version + 1 } as Order }, types);
+    if (notifications.length) {
+      await this.outbox.record(manager, { order: { ...order, ...changes, state: to, version: order.version + 1 } as Order }, notifications);
+    }
     Object.assign(order, changes, { state: to, version: order.version + 1 });
     return true;
   }
@@ -230,7 +232,7 @@ export class OrderService {
         const claimed = await manager
           .createQueryBuilder()
           .update(Order)
-          .set({ captureReminderFor: () => 'expires_at' })
+          .set({ captureReminderFor: () => 'expires_at', notifySequence: raiseNotifySequence(1) })
           .where('id = :id AND state = :state AND (capture_reminder_for IS NULL OR capture_reminder_for <> expires_at)', { id, state: OrderState.PaymentAuthorized })
           .execute();
         if (claimed.affected !== 1) return false;
