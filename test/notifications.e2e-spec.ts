@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -18,7 +18,9 @@ import { Role } from '../src/auth/user.entity';
 import { Order } from '../src/orders/order.entity';
 import { OrderService } from '../src/orders/order.service';
 import { card, CARDS, checkoutParams, CheckoutTestApp, startCheckoutApp } from './setup/checkout';
+import { freePort } from './setup/browser';
 import { sessionBody } from './setup/factories';
+import { serviceNodeArgs } from './setup/service-command';
 import { Credentials, startTestApp, TestApp } from './setup/test-app';
 
 /** Short retry schedule: 50, 100, 200, 200 … ms, given up after ~1.3 s (9 attempts). Jobs are driven by hand. */
@@ -538,6 +540,40 @@ describe('Notifications (webhooks)', () => {
       expect(shown).toMatchObject({ State: 'Delivered', Attempts: 2 });
       expect(shown.AttemptLog.map((a) => [a.Attempt, a.StatusCode])).toEqual([[2, 200]]);
     });
+
+    it('loses nothing when a service process is killed (SIGKILL) mid-delivery: another instance sends the event after the lease', async () => {
+      await deliverUntil(async () => (await pending()) === 0);
+      const s = await shop((_, nth) => (nth === 1 ? 'hang' : 200));
+      const answer = await s.client.checkout(checkoutParams({ Capture: false }), card());
+      const [event] = await events({ resourceId: answer.OrderId });
+
+      // A real service process on the same database, delivering on its own (its delivery loop).
+      const env = { ...(process.env as Record<string, string>), ...c.t.env, PORT: String(await freePort()), HOST: '127.0.0.1', SCHEDULER_ENABLED: 'true', NOTIFY_DELIVERY_INTERVAL_MS: '50' };
+      const child = spawn('node', serviceNodeArgs(), { cwd: join(__dirname, '..'), env, stdio: 'ignore' });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      try {
+        await deliverUntil(() => receiver.requests(s.route).length === 1, [], 30_000);
+      } finally {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      receiver.dropHanging();
+      const [held] = await events({ id: event.id });
+      expect(held).toMatchObject({ state: 'Pending', attempts: 1 });
+      expect(held.lockedBy).not.toBeNull();
+
+      await delivery.deliverDue();
+      expect(receiver.requests(s.route)).toHaveLength(1);
+      const clock = c.t.app.get(Clock);
+      clock.travel(61_000);
+      try {
+        await deliverUntil(() => receiver.delivered(s.route).length === 1);
+      } finally {
+        clock.travel(-61_000);
+      }
+      expect(receiver.overlaps).toBe(0);
+      expect(await detail(s.merchantId, event.id)).toMatchObject({ State: 'Delivered', Attempts: 2 });
+    }, 60_000);
 
     it('an instance shutting down mid-delivery records the attempt as interrupted and hands the event on at once', async () => {
       const leaving = await instance();
