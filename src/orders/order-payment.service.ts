@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { CheckoutError, CheckoutErrorCode } from '../checkout/checkout-errors';
 import { findPaymentMethod } from '../checkout/payment-methods/payment-method-catalogue';
 import { AppConfig } from '../common/config/app-config';
@@ -55,9 +55,39 @@ export class OrderPaymentService {
     const order = await this.pendingAuthentication(orderId, token);
     if (!order) throw new CheckoutError(CheckoutErrorCode.OrderNotFound, 'No order is waiting for this authorization');
     const outcome = await this.processor.completeAuthentication(order.id, attemptKey(order), approved);
-    if (outcome === 'approved') await this.apply(order, { outcome: 'approved' }, order.details.OpenContract === true);
-    else await this.decline(order, approved ? 'declined' : 'abandoned');
-    return order;
+    if (outcome === 'approved') {
+      await this.apply(order, { outcome: 'approved' }, order.details.OpenContract === true);
+      return order;
+    }
+    if (await this.orders.move(order, OrderState.ProcessingFailed, { action: null }, DECLINE_TEXT[approved ? 'declined' : 'abandoned'])) return order;
+    // Ended first by someone else (the abandoned-authentications job, the merchant): answer what it is now.
+    return this.dataSource.getRepository(Order).findOneByOrFail({ id: order.id });
+  }
+
+  /**
+   * Scheduled, for a shopper who never came back from the Challenge or Redirect step: ends it at the
+   * processor as the shopper's Decline does (the processor keeps the first answer per attempt, so a
+   * shopper approving at the same moment either wins, and this returns false, or is told it was
+   * declined), then fails the order and runs `alongside` (the session's move) in the same transaction.
+   * False when anything moved first; then nothing is written.
+   */
+  async abandonAuthentication(order: Order, reason: string, alongside: (manager: EntityManager) => Promise<boolean>): Promise<boolean> {
+    if (order.state !== OrderState.Pending || actionToken(order.action) === null) return false;
+    if ((await this.processor.completeAuthentication(order.id, attemptKey(order), false)) === 'approved') return false;
+    const lost = new Error('moved concurrently');
+    try {
+      return await this.transactions.run(async (manager) => {
+        // A copy per attempt: a deadlock retry must start from the version that was read.
+        const attempt = { ...order } as Order;
+        if (!(await this.orders.transition(manager, attempt, OrderState.ProcessingFailed, { action: null }, reason))) return false;
+        if (!(await alongside(manager))) throw lost; // rolls the order's move back
+        Object.assign(order, attempt);
+        return true;
+      });
+    } catch (error) {
+      if (error === lost) return false;
+      throw error;
+    }
   }
 
   /** The order waiting at this authorization link, or null (unknown, wrong token, already finished). */
@@ -136,8 +166,7 @@ export class OrderPaymentService {
   }
 
   private decline(order: Order, reason: DeclineReason): Promise<void> {
-    const text = { declined: 'declined by the issuer', insufficient_funds: 'insufficient funds', abandoned: 'the shopper did not complete the payment' }[reason];
-    return this.transition(order, OrderState.ProcessingFailed, { action: null }, text);
+    return this.transition(order, OrderState.ProcessingFailed, { action: null }, DECLINE_TEXT[reason]);
   }
 
   private awaitShopper(order: Order, action: OrderAction, reason: string): Promise<void> {
@@ -153,6 +182,13 @@ export class OrderPaymentService {
     return `${this.config.publicUrl}/pay/order/${order.id}?token=${randomBytes(24).toString('base64url')}`;
   }
 }
+
+/** The order event's reason for each kind of decline. */
+const DECLINE_TEXT: Record<DeclineReason, string> = {
+  declined: 'declined by the issuer',
+  insufficient_funds: 'insufficient funds',
+  abandoned: 'the shopper did not complete the payment',
+};
 
 /** One processor authorization per attempt of an order (a declined checkout may be tried again). */
 const attemptKey = (order: Order) => `${order.id}:${order.attempts}`;

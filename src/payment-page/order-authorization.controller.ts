@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, NotFoundException, Param, Post, Query, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { SigningSecretService } from '../auth/signing-secret.service';
@@ -11,6 +11,19 @@ import { Order } from '../orders/order.entity';
 import { PAYMENT_PAGE_CSP } from './page-security';
 import { layout } from './payment-page.view';
 import { SessionPaymentService } from './session-payment.service';
+
+/**
+ * A link whose step is over (finished, abandoned and ended by the abandoned-authentications job, or
+ * cancelled), or a wrong token: 404, saying so in words. It names no session, as the token is not checked.
+ */
+const NOT_WAITING = layout(
+  'Confirmation no longer open',
+  'en',
+  'light',
+  '<h1>This confirmation is no longer open</h1><p role="alert">This payment step was already answered, or it was not completed in time ' +
+    'and has been ended without taking a payment. Go back to the shop to see whether your payment went through, or to try again.</p>',
+  { outcome: 'error' },
+);
 
 /**
  * The shopper's side of an order's Action: the 3-D Secure challenge or the redirect approval, for
@@ -33,7 +46,10 @@ export class OrderAuthorizationController {
   @Header('Content-Security-Policy', PAYMENT_PAGE_CSP)
   async show(@Param('orderId') orderId: string, @Query('token') token = '', @Res() response: Response): Promise<void> {
     const order = await this.payments.pendingAuthentication(orderId, token);
-    if (!order) throw new NotFoundException();
+    if (!order) {
+      response.status(404).type('html').send(NOT_WAITING);
+      return;
+    }
     const challenge = order.action !== null && 'Challenge' in order.action;
     const amount = `${formatMinorUnits(order.totalMinor, order.currency)} ${order.currency}`;
     const title = challenge ? '3-D Secure check (sandbox)' : `${order.paymentMethod} approval (sandbox)`;
@@ -56,7 +72,10 @@ export class OrderAuthorizationController {
     try {
       order = await this.payments.completeAuthentication(orderId, token, body.decision === 'approve');
     } catch (error) {
-      if (error instanceof CheckoutError) throw new NotFoundException();
+      if (error instanceof CheckoutError) {
+        response.status(404).type('html').send(NOT_WAITING);
+        return;
+      }
       throw error;
     }
     if (order.sessionId) {

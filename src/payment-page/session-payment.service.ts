@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Merchant } from '../auth/merchant.entity';
 import { CheckoutError, CheckoutErrorCode } from '../checkout/checkout-errors';
 import { availablePaymentMethods, findPaymentMethod, PaymentMethodDefinition } from '../checkout/payment-methods/payment-method-catalogue';
@@ -11,7 +11,8 @@ import { NotificationOutbox } from '../notifications/notification-outbox.service
 import { NotificationType } from '../notifications/notification-types';
 import { OrderPaymentService } from '../orders/order-payment.service';
 import { NewOrder, OrderService } from '../orders/order.service';
-import { OrderState } from '../orders/order-state';
+import { isAuthorized, OrderState } from '../orders/order-state';
+import { OrderEvent } from '../orders/order-event.entity';
 import { Order } from '../orders/order.entity';
 import { CardInput, parseCard } from '../orders/processor/card';
 import { CardToken, PAYMENT_PROCESSOR, PaymentProcessor } from '../orders/processor/payment-processor';
@@ -148,8 +149,37 @@ export class SessionPaymentService {
    */
   async afterAuthentication(order: Order): Promise<{ outcome: PaymentOutcome; sessionId: string }> {
     const session = await this.dataSource.getRepository(PaymentSession).findOneByOrFail({ id: order.sessionId! });
-    const declined = order.state === OrderState.ProcessingFailed ? 'abandoned' : undefined;
+    const declined = isAuthorized(order.state) ? undefined : 'abandoned';
     return { outcome: await this.settle(session, order, SessionState.Redirected, declined), sessionId: session.id };
+  }
+
+  /**
+   * Scheduled (abandoned-authentications): sessions REDIRECTED whose order has waited for the shopper's
+   * 3-D Secure or redirect step since before `cutoff` end as if the shopper had clicked Decline: the
+   * order ProcessingFailed and the session back to CREATED (FAILED after the last allowed attempt),
+   * both in one transaction. A shopper finishing at the same moment wins or loses cleanly (see
+   * OrderPaymentService.abandonAuthentication). Returns how many were ended.
+   */
+  async abandonAuthentications(cutoff: Date, limit = 100): Promise<number> {
+    const candidates = await this.dataSource
+      .getRepository(Order)
+      .createQueryBuilder('o')
+      .innerJoin(PaymentSession, 's', 's.id = o.session_id')
+      .where('s.state = :redirected AND o.state = :pending', { redirected: SessionState.Redirected, pending: OrderState.Pending })
+      .limit(limit)
+      .getMany();
+    let count = 0;
+    for (const order of candidates) {
+      // When the shopper's step started: the order's last event, its move to Pending.
+      const last = await this.dataSource.getRepository(OrderEvent).findOneBy({ orderId: order.id, sequence: order.version });
+      if (!last || last.toState !== OrderState.Pending || last.createdAt > cutoff) continue;
+      const to = order.attempts < MAX_PAYMENT_ATTEMPTS ? SessionState.Created : SessionState.Failed;
+      const ended = await this.payments.abandonAuthentication(order, 'the shopper did not complete the authentication in time', (manager) =>
+        this.moveRecorded(manager, order.sessionId!, SessionState.Redirected, to, this.clock.now()),
+      );
+      if (ended) count++;
+    }
+    return count;
   }
 
   private checkInput(page: SessionForPage, input: PaymentInput): { method: PaymentMethodDefinition; card: CardInput | null } {
@@ -209,15 +239,10 @@ export class SessionPaymentService {
    */
   private async settle(session: PaymentSession, order: Order, from: SessionState, declined: keyof typeof DECLINED | undefined): Promise<PaymentOutcome> {
     const now = this.clock.now();
-    const move = (to: SessionState) =>
-      this.transactions.run(async (manager) => {
-        const moved = await moveSession(manager, session.id, from, to, now);
-        const type = to === SessionState.Completed ? NotificationType.SessionCompleted : to === SessionState.Failed ? NotificationType.SessionFailed : null;
-        if (moved && type) await this.outbox.record(manager, { sessionId: session.id }, [type]);
-        return moved;
-      });
+    const move = (to: SessionState) => this.transactions.run((manager) => this.moveRecorded(manager, session.id, from, to, now));
     if (declined) {
-      const canRetry = order.attempts < MAX_PAYMENT_ATTEMPTS;
+      // A cancelled order (the merchant) cannot be tried again; a failed one can, up to the limit.
+      const canRetry = order.attempts < MAX_PAYMENT_ATTEMPTS && order.state === OrderState.ProcessingFailed;
       await move(canRetry ? SessionState.Created : SessionState.Failed);
       return { Outcome: 'DECLINED', Message: canRetry ? DECLINED[declined] : 'The payment could not be completed.', CanRetry: canRetry };
     }
@@ -233,6 +258,14 @@ export class SessionPaymentService {
       CompleteUrl: withSessionId(session.completeUrl, session.id),
       ...(order.bankDetails ? { BankDetails: order.bankDetails } : {}),
     };
+  }
+
+  /** moveSession, with SESSION_COMPLETED or SESSION_FAILED recorded in the same transaction when it moved. */
+  private async moveRecorded(manager: EntityManager, sessionId: string, from: SessionState, to: SessionState, now: Date): Promise<boolean> {
+    const moved = await moveSession(manager, sessionId, from, to, now);
+    const type = to === SessionState.Completed ? NotificationType.SessionCompleted : to === SessionState.Failed ? NotificationType.SessionFailed : null;
+    if (moved && type) await this.outbox.record(manager, { sessionId }, [type]);
+    return moved;
   }
 }
 

@@ -54,6 +54,8 @@ export class AppConfig {
     retry: { firstDelayMs: number; maxDelayMs: number; retryForMs: number };
     captureReminderSeconds: number;
   };
+  /** How long the payment page waits for a shopper's 3-D Secure or redirect step before ending it as abandoned. */
+  readonly paymentAuthenticationTimeoutSeconds: number;
   /** Remittance runs: how often the scheduled one runs, and the fee on each payment (src/remittance). */
   readonly remittance: { intervalSeconds: number; fee: { percent: string; fixedMinor: number } };
 
@@ -95,6 +97,7 @@ export class AppConfig {
       },
       captureReminderSeconds: env.NOTIFY_CAPTURE_REMINDER_SECONDS ?? 24 * 3600,
     };
+    this.paymentAuthenticationTimeoutSeconds = env.PAYMENT_AUTHENTICATION_TIMEOUT_SECONDS ?? 1800;
     this.remittance = {
       intervalSeconds: env.REMITTANCE_INTERVAL_SECONDS ?? 24 * 3600,
       fee: { percent: env.REMITTANCE_FEE_PERCENT ?? '0', fixedMinor: env.REMITTANCE_FEE_FIXED_MINOR ?? 0 },

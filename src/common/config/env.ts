@@ -162,6 +162,10 @@ export class Env {
   @IsOptional() @IsInt() @Min(60) @Max(6 * 24 * 3600)
   NOTIFY_CAPTURE_REMINDER_SECONDS?: number;
 
+  /** A 3-D Secure or redirect step on the payment page not finished within this long is ended as abandoned, in seconds. */
+  @IsOptional() @IsInt() @Min(60) @Max(24 * 3600)
+  PAYMENT_AUTHENTICATION_TIMEOUT_SECONDS?: number;
+
   /** How often the scheduled remittance run settles what was processed and refunded, in seconds. */
   @IsOptional() @IsInt() @Min(60) @Max(31 * 24 * 3600)
   REMITTANCE_INTERVAL_SECONDS?: number;
@@ -181,7 +185,7 @@ const INTEGER_VARIABLES: (keyof Env)[] = [
   'SECRET_ROTATION_OVERLAP_SECONDS', 'CHECKOUT_REPLAY_WINDOW_SECONDS',
   'RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_IP_PER_MINUTE', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
   'NOTIFY_DELIVERY_INTERVAL_MS', 'NOTIFY_RETRY_FIRST_DELAY_MS', 'NOTIFY_RETRY_MAX_DELAY_MS', 'NOTIFY_RETRY_FOR_SECONDS', 'NOTIFY_CAPTURE_REMINDER_SECONDS',
-  'REMITTANCE_INTERVAL_SECONDS', 'REMITTANCE_FEE_FIXED_MINOR',
+  'PAYMENT_AUTHENTICATION_TIMEOUT_SECONDS', 'REMITTANCE_INTERVAL_SECONDS', 'REMITTANCE_FEE_FIXED_MINOR',
 ];
 
 export class ConfigError extends Error {}
@@ -250,6 +254,7 @@ class EnvKeys implements Required<Record<keyof Env, true>> {
   NOTIFY_RETRY_MAX_DELAY_MS = true as const;
   NOTIFY_RETRY_FOR_SECONDS = true as const;
   NOTIFY_CAPTURE_REMINDER_SECONDS = true as const;
+  PAYMENT_AUTHENTICATION_TIMEOUT_SECONDS = true as const;
   REMITTANCE_INTERVAL_SECONDS = true as const;
   REMITTANCE_FEE_PERCENT = true as const;
   REMITTANCE_FEE_FIXED_MINOR = true as const;
