@@ -245,6 +245,10 @@ function checks() {
   results.push(check('no captured order left without its ledger capture', count(`SELECT COUNT(*) FROM payment_order o WHERE o.state = 'Processed' AND NOT EXISTS (SELECT 1 FROM sandbox_ledger l WHERE l.order_id = o.id AND l.operation = 'capture')`) === 0));
   results.push(check('no order left Processing', count(`SELECT COUNT(*) FROM payment_order WHERE state = 'Processing'`) === 0));
   results.push(check('no refund left InProgress', count(`SELECT COUNT(*) FROM order_refund WHERE state = 'InProgress'`) === 0));
+  // The outbox is written in the transaction of each change: kills and restarts must neither lose nor repeat an event.
+  results.push(check('every Processed order has exactly one ORDER_PROCESSED and one ORDER_AUTHORIZED event', count(`SELECT COUNT(*) FROM payment_order o WHERE o.state = 'Processed' AND ((SELECT COUNT(*) FROM notification_event e WHERE e.resource_id = o.id AND e.type = 'ORDER_PROCESSED') <> 1 OR (SELECT COUNT(*) FROM notification_event e WHERE e.resource_id = o.id AND e.type = 'ORDER_AUTHORIZED') <> 1)`) === 0));
+  results.push(check('every Succeeded refund has exactly one REFUND_SUCCEEDED event', count(`SELECT COUNT(*) FROM order_refund r WHERE r.state = 'Succeeded' AND (SELECT COUNT(*) FROM notification_event e WHERE e.resource_id = r.id AND e.type = 'REFUND_SUCCEEDED') <> 1`) === 0));
+  results.push(check('event Sequence numbers run 1, 2, 3 … per resource without gaps or repeats', count(`SELECT COUNT(*) FROM (SELECT resource_type, resource_id FROM notification_event WHERE resource_type <> 'Test' GROUP BY resource_type, resource_id HAVING MIN(sequence) <> 1 OR MAX(sequence) <> COUNT(*) OR COUNT(DISTINCT sequence) <> COUNT(*)) d`) === 0));
   results.push(check('no client gave up', counts.gaveUp === 0, `${counts.gaveUp} operations`));
   return results.every(Boolean);
 }
