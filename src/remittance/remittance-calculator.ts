@@ -40,17 +40,9 @@ export interface SettlementItem {
   rateOfferId: string | null;
 }
 
-export interface RemittanceLineDraft {
+/** A settlement item as a line of the remittance: its amounts signed (a refund is negative) and converted. */
+export interface RemittanceLineDraft extends SettlementItem {
   lineType: RemittanceLineType;
-  orderId: string;
-  refundId: string | null;
-  merchantReference: string;
-  occurredAt: Date;
-  /** Signed: a refund is negative. */
-  consumerMinor: number;
-  consumerCurrency: string;
-  rate: string;
-  rateOfferId: string | null;
   /** The consumer amount converted to the remittance currency, rounded; signed like consumerMinor. */
   grossMinor: number;
   /** Kept by the merchant of record; 0 on refunds (the fee of a refunded payment is not returned). */
