@@ -12,7 +12,8 @@
  *            replay check, tokenization, order + events, simulated authorization
  *   capture  POST /v2.22/capture, signed, of the orders the checkout run authorized (each captured once)
  *   graphql  POST /graphql, a dashboard page: 50 sessions with billing profile and order (+ refunds), rotating
- *            over the pages of the sessions that exist (DataLoader batching; an answer with errors is a failure)
+ *            over the 4 pages of a merchant of its own (150 paid sessions, 50 refunds; DataLoader batching;
+ *            an answer with errors is a failure)
  * while sampling the service's resident memory. It prints a table and writes bench-results/latest.json.
  *
  * It reports, it does not gate: exit 0 when the runs happened (targets missed or not, non-2xx or not),
@@ -39,6 +40,7 @@ const MYSQL_ADMIN = { host: HOST, port: 3306, user: 'root', password: '' };
 const MYSQL_DATABASE = 'payments_bench';
 const MYSQL_POOL_SIZE = '32';
 const RETRIEVE_POOL = 200;
+const DASHBOARD_SESSIONS = 200;
 const WARMUP_SECONDS = 3;
 const RSS_SAMPLE_MS = 500;
 const STARTUP_TIMEOUT_MS = 90_000;
@@ -329,7 +331,7 @@ function httpRequest(port, method, pathname, { headers = {}, body, agent, timeou
         method,
         path: pathname,
         agent,
-        headers: payload ? { ...headers, 'content-type': 'application/json', 'content-length': payload.length } : headers,
+        headers: payload ? { 'content-type': 'application/json', ...headers, 'content-length': payload.length } : headers,
         timeout: timeoutMs,
       },
       (response) => {
@@ -579,6 +581,34 @@ async function createSessionPool(port, authorization, size) {
   return ids;
 }
 
+/**
+ * What a dashboard looks at: the dashboard merchant's sessions, three in four paid through the payment
+ * page (AutoCapture, so each has a Processed order) and every third paid order partly refunded, so that
+ * the page of 50 sessions reads billing profiles, orders and refunds. Returns the number of orders and refunds.
+ */
+async function createDashboardData(port, merchant, authorization) {
+  const ids = await createSessionPool(port, authorization, DASHBOARD_SESSIONS);
+  const card = { Name: 'Jo Doe', Number: '4111111111111111', VerificationCode: '123', Expiry: { Month: 12, Year: 2040 } };
+  let orders = 0;
+  let refunds = 0;
+  for (const [i, sessionId] of ids.entries()) {
+    if (i % 4 === 3) continue;
+    const paid = await httpRequest(port, 'POST', `/pay/${sessionId}`, { body: { PaymentMethod: 'CARD', Card: card } });
+    const outcome = paid.status === 200 ? JSON.parse(paid.text) : null;
+    if (outcome?.Outcome !== 'COMPLETED') throw new Error(`paying session ${sessionId} answered ${paid.status}: ${paid.text.slice(0, 300)}`);
+    orders++;
+    if (orders % 3 !== 0) continue;
+    const session = JSON.parse((await httpRequest(port, 'GET', `${API}/session/${sessionId}`, { headers: { authorization } })).text);
+    const refund = await httpRequest(port, 'POST', `${API}/refund`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: signedForm(merchant.SigningSecret, { MerchantId: merchant.MerchantId, OrderId: session.Order.OrderId, ReferenceId: `bench-refund-${i}`, Amount: '5.00' }),
+    });
+    if (refund.status !== 200) throw new Error(`refunding order ${session.Order.OrderId} answered ${refund.status}: ${refund.text.slice(0, 300)}`);
+    refunds++;
+  }
+  return { orders, refunds };
+}
+
 /** A 3-item tax quote to California: one taxable line, one tax-included line, one book; a new Reference each time. */
 function taxQuoteBody() {
   return {
@@ -704,7 +734,7 @@ const SCENARIOS = {
     return {
       method: 'POST',
       path: '/graphql',
-      headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+      headers: { authorization: merchant.dashboardAuthorization, 'content-type': 'application/json', accept: 'application/json' },
       setupRequest: (request) => {
         const after = merchant.dashboardCursors[next++ % merchant.dashboardCursors.length];
         request.body = JSON.stringify({ query: DASHBOARD_QUERY, variables: { after } });
@@ -852,8 +882,13 @@ async function benchTarget(kind, options) {
 
     const ids = await createSessionPool(service.port, authorization, RETRIEVE_POOL);
     if (options.scenarios.includes('graphql')) {
-      merchant.dashboardCursors = await dashboardCursors(service.port, authorization);
-      log(`  the graphql scenario pages over ${merchant.dashboardCursors.length} pages of 50 sessions`);
+      // A merchant of its own, so that the sessions the create scenario adds do not change the pages.
+      const dashboard = await runCli(['merchant', 'create', '--name', `Bench dashboard ${RUN_TAG}`], cliEnv);
+      await runCli(['user', 'create', '--username', `${username}-dashboard`, '--password', password, '--merchant', dashboard.MerchantId], cliEnv);
+      merchant.dashboardAuthorization = `Basic ${Buffer.from(`${username}-dashboard:${password}`).toString('base64')}`;
+      const { orders, refunds } = await createDashboardData(service.port, dashboard, merchant.dashboardAuthorization);
+      merchant.dashboardCursors = await dashboardCursors(service.port, merchant.dashboardAuthorization);
+      log(`  the graphql scenario pages over ${merchant.dashboardCursors.length} pages of 50 sessions (${orders} orders, ${refunds} refunds)`);
     }
     log(`  created ${ids.length} sessions for the retrieve pool`);
 

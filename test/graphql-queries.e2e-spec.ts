@@ -359,7 +359,7 @@ describe('GraphQL for dashboards: queries, tenancy, batching, pagination', () =>
   });
 
   describe('batching (no N+1)', () => {
-    it('a page of 50 sessions with billing profiles, orders and refunds takes 4 SQL queries, as a page of 5 does', async () => {
+    it('a page of 50 sessions with billing profiles, orders and refunds takes 2 SQL queries, as a page of 5 does; orders with their sessions 4', async () => {
       const shop = await t.merchantUser();
       for (let i = 0; i < 50; i++) {
         const session = await createSession(shop);
@@ -368,7 +368,7 @@ describe('GraphQL for dashboards: queries, tenancy, batching, pagination', () =>
       const query = `query($first: Int!) { sessions(first: $first) { edges { node { ${SESSION_FIELDS} } } pageInfo { hasNextPage endCursor } } }`;
       await data(shop, query, { first: 1 }); // the credentials are now cached: no user look-up below
 
-      const countQueries = async (first: number) => {
+      const queriesOf = async (run: () => Promise<void>) => {
         const logger = t.dataSource.logger;
         const seen: string[] = [];
         const original = logger.logQuery.bind(logger);
@@ -377,18 +377,37 @@ describe('GraphQL for dashboards: queries, tenancy, batching, pagination', () =>
           return original(sql, parameters, runner);
         };
         try {
-          const result = await data(shop, query, { first });
-          expect(result.sessions.edges).toHaveLength(first);
-          for (const edge of result.sessions.edges) expect(edge.node.order.refunds).toHaveLength(2);
+          await run();
         } finally {
           logger.logQuery = original;
         }
         return seen;
       };
-      const fifty = await countQueries(50);
-      // sessions page, billing profiles, orders of the sessions, refunds of the orders.
-      expect(fifty).toHaveLength(4);
-      expect(await countQueries(5)).toHaveLength(4);
+      const sessionPage = (first: number) =>
+        queriesOf(async () => {
+          const result = await data(shop, query, { first });
+          expect(result.sessions.edges).toHaveLength(first);
+          for (const edge of result.sessions.edges) expect(edge.node.order.refunds).toHaveLength(2);
+        });
+      // The sessions page joined with billing profiles and orders; the refunds of the orders.
+      const fifty = await sessionPage(50);
+      expect(fifty).toHaveLength(2);
+      expect(fifty[0]).toMatch(/JOIN .billing_profile. .*JOIN .payment_order./);
+      expect(await sessionPage(5)).toHaveLength(2);
+
+      // Reached from orders, sessions and their billing profiles are batched loads, one query per level.
+      const ordersQuery = `{ orders(first: 50) { edges { node { id refunds { id } session { id billingProfile { name } order { id } } } } } }`;
+      const orderPage = await queriesOf(async () => {
+        const result = await data(shop, ordersQuery);
+        expect(result.orders.edges).toHaveLength(50);
+        for (const { node } of result.orders.edges) {
+          expect(node.refunds).toHaveLength(2);
+          expect(node.session.billingProfile.name).toEqual(expect.any(String));
+          expect(node.session.order.id).toBe(node.id);
+        }
+      });
+      // orders page, refunds of the orders, their sessions, billing profiles and the sessions' orders.
+      expect(orderPage).toHaveLength(5);
     });
   });
 

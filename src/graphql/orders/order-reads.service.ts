@@ -17,7 +17,7 @@ import { toOrderModel, toRefundModel } from './order.mapper';
 import { OrderModel, RefundModel } from './order.model';
 
 /** The columns toOrderModel reads: not the request details, answers and tokens (less to read and parse). */
-const ORDER_COLUMNS = [
+export const ORDER_COLUMNS = [
   'id', 'merchantId', 'source', 'referenceId', 'sessionId', 'state', 'underReview', 'paymentMethod', 'currency', 'totalMinor',
   'refundedMinor', 'expiresAt', 'cardBrand', 'cardLast4', 'createdAt', 'authorizedAt', 'processedAt', 'cancelledAt',
 ] as const satisfies readonly (keyof Order)[];

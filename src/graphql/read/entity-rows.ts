@@ -54,6 +54,15 @@ export class EntityRows<E extends ObjectLiteral> {
     return { entities: raw.map((row) => this.hydrate(row, prefix)), raw };
   }
 
+  /**
+   * The entity read under a joined alias of a query's raw row (selected with `selection(alias)`), or
+   * null when a LEFT JOIN found none (the first column, the key, is null).
+   */
+  fromJoined(raw: Record<string, unknown>, alias: string): E | null {
+    const prefix = `${alias}_`;
+    return raw[this.keysFor(prefix)[0]] === null ? null : this.hydrate(raw, prefix);
+  }
+
   /** The query builder select list for these columns under `alias`. */
   selection(alias: string): string[] {
     return this.columns.map((column) => `${alias}.${column.propertyName}`);

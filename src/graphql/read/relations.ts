@@ -16,13 +16,15 @@ import { Selection } from './selection';
 export class Relations {
   constructor(private readonly loaders: RequestLoaders) {}
 
+  /** Sessions whose page query already joined a relation come with it filled in; only the others are loaded. */
   async ofSessions(sessions: SessionModel[], selection: Selection | undefined): Promise<void> {
     if (!selection || sessions.length === 0) return;
     const work: Promise<void>[] = [];
-    if (selection.has('billingProfile')) {
+    const withoutProfile = sessions.filter((s) => s.billingProfile === undefined);
+    if (selection.has('billingProfile') && withoutProfile.length > 0) {
       work.push(
-        loadAll(this.loaders.billingProfile, sessions.map((s) => s.billingProfileId)).then((profiles) =>
-          sessions.forEach((session, i) => {
+        loadAll(this.loaders.billingProfile, withoutProfile.map((s) => s.billingProfileId)).then((profiles) =>
+          withoutProfile.forEach((session, i) => {
             const profile = profiles[i];
             if (!profile) throw new Error(`Session ${session.id} refers to a missing billing profile`);
             session.billingProfile = toBillingProfileModel(profile);
@@ -32,9 +34,10 @@ export class Relations {
     }
     const orderSelection = selection.get('order');
     if (orderSelection) {
+      const withoutOrder = sessions.filter((s) => s.order === undefined);
       work.push(
-        loadAll(this.loaders.orderOfSession, sessions.map((s) => s.id)).then((orders) => {
-          sessions.forEach((session, i) => (session.order = orders[i] && toOrderModel(orders[i])));
+        loadAll(this.loaders.orderOfSession, withoutOrder.map((s) => s.id)).then((orders) => {
+          withoutOrder.forEach((session, i) => (session.order = orders[i] && toOrderModel(orders[i])));
           return this.ofOrders(present(sessions.map((s) => s.order)), orderSelection);
         }),
       );

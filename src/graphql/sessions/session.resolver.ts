@@ -41,8 +41,9 @@ export class SessionResolver {
     @Context() context: GraphqlContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<SessionConnection> {
-    const page = await this.reads.page(principal, args);
-    await context.relations.ofSessions(page.edges.map((edge) => edge.node), selectionAt(selectionOf(info), 'edges', 'node'));
+    const selection = selectionAt(selectionOf(info), 'edges', 'node');
+    const page = await this.reads.page(principal, args, { billingProfile: !!selection?.has('billingProfile'), order: !!selection?.has('order') });
+    await context.relations.ofSessions(page.edges.map((edge) => edge.node), selection);
     return page;
   }
 
