@@ -11,10 +11,9 @@ import { CheckoutClient } from '../src/checkout/client/checkout-client';
 import { Clock } from '../src/common/clock/clock';
 import { TransactionRunner } from '../src/common/database/transaction-runner';
 import { Scheduler } from '../src/common/scheduler/scheduler.service';
+import { NotificationDetailView } from '../src/notifications/dto/notification-views.dto';
 import { NotificationDeliveryService } from '../src/notifications/notification-delivery.service';
 import { NotificationEvent } from '../src/notifications/notification-event.entity';
-import { NotificationsService } from '../src/notifications/notifications.service';
-import { Role } from '../src/auth/user.entity';
 import { Order } from '../src/orders/order.entity';
 import { OrderService } from '../src/orders/order.service';
 import { card, CARDS, checkoutParams, CheckoutTestApp, startCheckoutApp } from './setup/checkout';
@@ -173,12 +172,12 @@ describe('Notifications (webhooks)', () => {
     },
   });
   const typesAndSequences = (deliveries: Delivery[]) => deliveries.map((d) => [d.body.EventType, d.body.Sequence]);
-  /**
-   * GET /notifications/{id} through the service: after another instance in this process stops, Basic
-   * auth cannot be used (passport keeps one strategy per process, the last app's, and its database is gone).
-   */
-  const detail = (merchantId: string, id: string) =>
-    c.t.app.get(NotificationsService).get({ userId: 'test', username: 'test', role: Role.Merchant, merchantId }, id);
+  /** GET /notifications/{id} over HTTP with Basic auth; each app checks credentials against its own database. */
+  const detail = async (user: Credentials, id: string): Promise<NotificationDetailView> => {
+    const res = await api(user).get(`/${id}`);
+    expect(res.status).toBe(200);
+    return res.body;
+  };
 
   describe('events', () => {
     it('reports a checkout with Capture=true as ORDER_AUTHORIZED then ORDER_PROCESSED, signed as the README shows', async () => {
@@ -540,7 +539,7 @@ describe('Notifications (webhooks)', () => {
       expect(held).toMatchObject({ state: 'Pending', attempts: 1, lockedBy: victim.app.get(NotificationDeliveryService).holder });
 
       await sentByAnotherInstanceAfterTheLease(s.route);
-      const shown = await detail(s.merchantId, event.id);
+      const shown = await detail(s.user, event.id);
       expect(shown).toMatchObject({ State: 'Delivered', Attempts: 2 });
       expect(shown.AttemptLog.map((a) => [a.Attempt, a.StatusCode])).toEqual([[2, 200]]);
     });
@@ -567,7 +566,7 @@ describe('Notifications (webhooks)', () => {
       expect(held.lockedBy).not.toBeNull();
 
       await sentByAnotherInstanceAfterTheLease(s.route);
-      expect(await detail(s.merchantId, event.id)).toMatchObject({ State: 'Delivered', Attempts: 2 });
+      expect(await detail(s.user, event.id)).toMatchObject({ State: 'Delivered', Attempts: 2 });
     }, 60_000);
 
     it('an instance shutting down mid-delivery records the attempt as interrupted and hands the event on at once', async () => {
@@ -583,7 +582,7 @@ describe('Notifications (webhooks)', () => {
       expect(Date.now() - closing).toBeLessThan(5_000);
 
       await deliverUntil(() => receiver.delivered(s.route).length === 1);
-      const shown = await detail(s.merchantId, event.id);
+      const shown = await detail(s.user, event.id);
       expect(shown).toMatchObject({ State: 'Delivered', Attempts: 2 });
       expect(shown.AttemptLog).toEqual([
         expect.objectContaining({ Attempt: 1, Error: 'interrupted: the instance shut down' }),
