@@ -20,6 +20,10 @@
  * non-zero only when a service failed to start or a run errored. Everything stays on 127.0.0.1, every
  * phase is time-bounded, and child processes are killed on exit, on failure and on Ctrl-C.
  *
+ * By default every connection sends its next request as soon as the last is answered, so the figures are
+ * those of saturation, where latency is mostly time queued behind the other connections. `--rate N` offers
+ * N requests/s in all instead: the latency the service gives at that throughput (e.g. a target's p99).
+ *
  * Besides latency and throughput it records the service's CPU time per request, which is the figure to
  * compare changes by when other work shares the machine. BENCH_NODE_OPTIONS passes extra node flags to
  * the service, e.g. BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" for a CPU profile.
@@ -77,11 +81,12 @@ function parseCommandLine(argv) {
       connections: { type: 'string', default: '32' },
       only: { type: 'string' },
       instances: { type: 'string', default: '1' },
+      rate: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    process.stdout.write(`usage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS (15)] [--connections N (32)] [--only ${SCENARIO_ORDER.join(',')}] [--instances N (1)]\n`);
+    process.stdout.write(`usage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS (15)] [--connections N (32)] [--only ${SCENARIO_ORDER.join(',')}] [--instances N (1)] [--rate REQUESTS_PER_SECOND]\n`);
     process.exit(0);
   }
   const integer = (name, min, max) => {
@@ -99,6 +104,9 @@ function parseCommandLine(argv) {
     duration: integer('duration', 1, 600),
     connections: integer('connections', 1, 1000),
     instances: integer('instances', 1, 4),
+    // Offered load: without it every connection sends its next request as soon as the last one is answered
+    // (saturation: the latency is mostly queueing); with it, the latency the service gives at that rate.
+    rate: values.rate === undefined ? null : integer('rate', 1, 100_000),
     scenarios: SCENARIO_ORDER.filter((name) => only.includes(name)),
   };
 }
@@ -763,7 +771,8 @@ const SCENARIOS = {
 async function runAutocannon({ ports, ...run }) {
   if (ports.length === 1) return runAutocannonOn({ ...run, port: ports[0] });
   const each = Math.max(1, Math.round(run.connections / ports.length));
-  const runs = await Promise.all(ports.map((port) => runAutocannonOn({ ...run, port, connections: each })));
+  const rate = run.rate && Math.max(1, Math.round(run.rate / ports.length));
+  const runs = await Promise.all(ports.map((port) => runAutocannonOn({ ...run, port, connections: each, rate })));
   const results = runs.map((r) => r.result);
   const total = results.reduce((sum, r) => sum + r.requests.total, 0);
   const weighted = (pick) => (total ? results.reduce((sum, r) => sum + pick(r) * r.requests.total, 0) / total : 0);
@@ -795,7 +804,7 @@ async function runAutocannon({ ports, ...run }) {
   return { result, failures };
 }
 
-function runAutocannonOn({ port, scenario, authorization, ids, merchant, connections, duration }) {
+function runAutocannonOn({ port, scenario, authorization, ids, merchant, connections, duration, rate }) {
   const autocannon = require('autocannon');
   const failures = { samples: [], byStatus: {} };
   const { onOrder, failedBody, ...definition } = SCENARIOS[scenario](authorization, ids, merchant);
@@ -824,6 +833,7 @@ function runAutocannonOn({ port, scenario, authorization, ids, merchant, connect
         url: `http://${HOST}:${port}`,
         connections,
         duration,
+        ...(rate ? { overallRate: rate } : {}),
         timeout: 10,
         requests: [request],
       },
@@ -892,7 +902,7 @@ async function benchTarget(kind, options) {
     }
     log(`  created ${ids.length} sessions for the retrieve pool`);
 
-    const base = { ports: services.map((s) => s.port), authorization, ids, merchant, connections: options.connections };
+    const base = { ports: services.map((s) => s.port), authorization, ids, merchant, connections: options.connections, rate: options.rate };
     const warmup = Math.min(WARMUP_SECONDS, options.duration);
     const check = await httpRequest(service.port, 'POST', '/v1/tax/quote', { headers: { authorization }, body: taxQuoteBody() });
     if (check.status !== 201 || !(JSON.parse(check.text).TaxAmount > 0)) {
@@ -908,7 +918,7 @@ async function benchTarget(kind, options) {
     merchant.captureNext = 0;
     for (const scenario of options.scenarios) {
       await sleep(1000);
-      log(`  measuring ${scenario}: ${options.connections} connections for ${options.duration} s ...`);
+      log(`  measuring ${scenario}: ${options.connections} connections${options.rate ? ` offering ${options.rate} req/s` : ''} for ${options.duration} s ...`);
       sampler.window();
       const { result, failures } = await runAutocannon({ ...base, scenario, duration: options.duration });
       const row = toRow(kind, scenario, result, failures, sampler.window());
@@ -1041,7 +1051,7 @@ function report(targets, options) {
   }
   const out = [
     '',
-    `Benchmark (${options.instances > 1 ? `${options.instances} instances on one database, ` : ""}${options.connections} connections, ${options.duration} s per scenario, node ${process.version}, ${os.cpus().length} CPUs; load generator, service and database share this machine)` +
+    `Benchmark (${options.instances > 1 ? `${options.instances} instances on one database, ` : ""}${options.connections} connections${options.rate ? `, offered ${options.rate} req/s` : ''}, ${options.duration} s per scenario, node ${process.version}, ${os.cpus().length} CPUs; load generator, service and database share this machine)` +
       (process.env.BENCH_NODE_OPTIONS ? `\nService node flags: ${process.env.BENCH_NODE_OPTIONS}` : ''),
     table(['db', 'scenario', 'conns', 'dur s', 'req/s avg', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'max RSS MB', 'svc CPU %', 'svc CPU ms/req', 'db CPU %', 'target', 'result'], lines),
     '',

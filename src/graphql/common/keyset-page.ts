@@ -30,7 +30,7 @@ export async function keysetPage<E extends ObjectLiteral & { id: string }, N>(
       .andWhere(`(${alias}.created_at ${before} :cursorAt OR ${alias}.id ${before} :cursorId)`, { cursorId: cursor.id });
   }
   query
-    .select([...rows.selection(alias), ...joined])
+    .select([rows.selection(alias), ...joined])
     .addSelect(dialect.exactTimestamp(`${alias}.created_at`), 'cursor_at')
     .orderBy(`${alias}.created_at`, direction)
     .addOrderBy(`${alias}.id`, direction)

@@ -68,11 +68,11 @@ export class SessionReads {
     const joined: string[] = [];
     if (joins.billingProfile) {
       query.innerJoin(BillingProfile, 'bp', 'bp.id = s.billing_profile_id');
-      joined.push(...this.profileRows.selection('bp'));
+      joined.push(this.profileRows.selection('bp'));
     }
     if (joins.order) {
       query.leftJoin(Order, 'o', 'o.session_id = s.id');
-      joined.push(...this.orderRows.selection('o'));
+      joined.push(this.orderRows.selection('o'));
     }
     return keysetPage(
       query,
