@@ -11,7 +11,8 @@ export async function dataSourceOptions(database: DatabaseConfig): Promise<DataS
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,
-    migrationsRun: true,
+    // Run after initialize, under a lock between instances (run-migrations.ts), not by TypeORM itself.
+    migrationsRun: false,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
     logging: false,
