@@ -1,16 +1,12 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { AppConfig } from '../src/common/config/app-config';
 import { dataSourceOptions } from '../src/common/database/data-source-options';
 import { MIGRATIONS } from '../src/common/database/migrations';
 import { MigrationLockTimeoutError, runMigrationsLocked } from '../src/common/database/run-migrations';
-import { serviceNodeArgs } from './setup/service-command';
+import { ServiceProcess, startServiceProcess } from './setup/service-process';
 import { createTestDatabase, TestDatabase } from './setup/test-database';
 
-const ROOT = join(__dirname, '..');
 const PROBE = 'LockProbe1999999999999';
 const WAIT_LINE = 'Waiting up to';
 const ERROR_LINE = /"level":"(error|fatal)"/;
@@ -143,7 +139,7 @@ describe('Migrations under a lock between instances', () => {
 
   describe('two service processes started together on an empty database', () => {
     let database: TestDatabase;
-    let services: Service[] = [];
+    let services: ServiceProcess[] = [];
     let holder: DataSource | null = null;
 
     beforeEach(async () => {
@@ -159,8 +155,9 @@ describe('Migrations under a lock between instances', () => {
     });
 
     const startTwo = async () => {
-      const env = { DATABASE_URL: database.url, SECRETS_KEY: randomBytes(32).toString('base64') };
-      services = await Promise.all([startService(env), startService(env)]);
+      // Production: nothing but the migrations is written at start (the sandbox also seeds a demo account).
+      const env = { DATABASE_URL: database.url, SECRETS_KEY: randomBytes(32).toString('base64'), APP_ENV: 'production', TRUST_PROXY: '1' };
+      services = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
       return services;
     };
 
@@ -207,51 +204,3 @@ describe('Migrations under a lock between instances', () => {
     }, 120_000);
   });
 });
-
-interface Service {
-  output(): string;
-  exitCode(): number | null;
-  /** Resolves once GET /health/ready answers 200; rejects with the process's output if it exits first. */
-  ready(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-async function startService(env: Record<string, string>): Promise<Service> {
-  const port = await freePort();
-  const child: ChildProcess = spawn('node', serviceNodeArgs(), {
-    cwd: ROOT,
-    // Production: nothing but the migrations is written at start (the sandbox also seeds a demo account).
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', APP_ENV: 'production', TRUST_PROXY: '1', DB_POOL_SIZE: '4' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    output: () => output,
-    exitCode: () => child.exitCode,
-    ready: async () => {
-      for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(200)) {
-        if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output}`);
-        const ready = fetch(`http://127.0.0.1:${port}/health/ready`, { headers: { 'X-Forwarded-Proto': 'https' } });
-        const status = await ready.then((r) => r.status, () => 0);
-        if (status === 200) return;
-      }
-      throw new Error(`service not ready after 60 s:\n${output}`);
-    },
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });

@@ -40,7 +40,8 @@ export async function startServiceProcess(env: Record<string, string | undefined
     ready: async () => {
       for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(200)) {
         if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output}`);
-        const status = await fetch(`${url}/health/ready`).then((r) => r.status, () => 0);
+        // As a TLS-terminating proxy would send it: production (with TRUST_PROXY) answers plain HTTP with a refusal.
+        const status = await fetch(`${url}/health/ready`, { headers: { 'X-Forwarded-Proto': 'https' } }).then((r) => r.status, () => 0);
         if (status === 200) return;
       }
       throw new Error(`service not ready after 60 s:\n${output}`);
