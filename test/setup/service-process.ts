@@ -61,3 +61,14 @@ const freePort = () =>
       server.close(() => resolve(port));
     });
   });
+
+const ERROR_LINE = /"level":"(error|fatal)"/;
+
+/**
+ * The error lines of a service's output, but for a scheduled job's claim that found a second process's
+ * SQLite write under way: a second process on one SQLite file is not a deployment (one writer), and the
+ * job is claimed again next period; only these start-up tests run two.
+ */
+export function errorLines(output: string): string[] {
+  return output.split('\n').filter((line) => ERROR_LINE.test(line) && !/"context":"Scheduler".*could not claim: SqliteError: database is locked/.test(line));
+}

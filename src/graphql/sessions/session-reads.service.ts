@@ -67,7 +67,8 @@ export class SessionReads {
     if (filter?.state) query.andWhere(`${effectiveSessionStateSql('s')} = :state`, { now, state: filter.state });
     const joined: string[] = [];
     if (joins.billingProfile) {
-      query.innerJoin(BillingProfile, 'bp', 'bp.id = s.billing_profile_id');
+      // LEFT, not INNER: a missing profile must fail loudly below, not hide its session from the page.
+      query.leftJoin(BillingProfile, 'bp', 'bp.id = s.billing_profile_id');
       joined.push(this.profileRows.selection('bp'));
     }
     if (joins.order) {
@@ -81,7 +82,11 @@ export class SessionReads {
       this.dialect,
       (session, raw) => {
         const model = toSessionModel(session, now);
-        if (joins.billingProfile) model.billingProfile = toBillingProfileModel(this.profileRows.fromJoined(raw, 'bp')!);
+        if (joins.billingProfile) {
+          const profile = this.profileRows.fromJoined(raw, 'bp');
+          if (!profile) throw new Error(`Session ${session.id} refers to a missing billing profile`);
+          model.billingProfile = toBillingProfileModel(profile);
+        }
         if (joins.order) {
           const order = this.orderRows.fromJoined(raw, 'o');
           model.order = order && toOrderModel(order);
