@@ -804,7 +804,97 @@ async function runAutocannon({ ports, ...run }) {
   return { result, failures };
 }
 
-function runAutocannonOn({ port, scenario, authorization, ids, merchant, connections, duration, rate }) {
+/**
+ * --rate: an open load at a constant rate, as wrk2 makes it. Request i is due at start + i / rate and its
+ * latency counts from then, so a service that falls behind shows its queue in the figures. (autocannon's own
+ * rate option sends each connection's quota for the second in a burst, then pads its histogram.)
+ */
+async function runPacedOn({ port, scenario, authorization, ids, merchant, connections, duration, rate }) {
+  const { onOrder, failedBody, setupRequest, ...definition } = SCENARIOS[scenario](authorization, ids, merchant);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const failures = { samples: [], byStatus: {}, bodyErrors: 0 };
+  const latencies = [];
+  const statusCodeStats = {};
+  let errors = 0;
+  let timeouts = 0;
+  const fail = (key, sample) => {
+    failures.byStatus[key] = (failures.byStatus[key] ?? 0) + 1;
+    if (failures.samples.length < 5) failures.samples.push(sample);
+  };
+
+  const send = (due) =>
+    new Promise((resolve) => {
+      const request = setupRequest ? setupRequest({ ...definition, headers: { ...definition.headers } }) : definition;
+      const body = request.body === undefined ? undefined : Buffer.from(request.body);
+      const headers = body ? { ...request.headers, 'content-length': body.length } : request.headers;
+      const outgoing = http.request({ host: HOST, port, method: request.method, path: request.path, headers, agent, timeout: 10_000 }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => {
+          latencies.push(performance.now() - due);
+          const status = response.statusCode;
+          statusCodeStats[status] = { count: (statusCodeStats[status]?.count ?? 0) + 1 };
+          if (status < 200 || status >= 300) fail(status, `${status} ${text.slice(0, 300)}`);
+          else if (failedBody?.(text)) {
+            failures.bodyErrors++;
+            if (failures.samples.length < 5) failures.samples.push(`${status} ${text.slice(0, 300)}`);
+          } else if (onOrder) {
+            const orderId = orderIdOf(text);
+            if (orderId) onOrder(orderId);
+          }
+          resolve();
+        });
+      });
+      outgoing.on('timeout', () => {
+        timeouts++;
+        outgoing.destroy(new Error('timed out'));
+      });
+      outgoing.on('error', (error) => {
+        errors++;
+        fail('error', String(error.message));
+        resolve();
+      });
+      outgoing.end(body);
+    });
+
+  const started = performance.now();
+  const total = Math.round(rate * duration);
+  const dueAt = (i) => started + (i * 1000) / rate;
+  const inFlight = [];
+  for (let next = 0; next < total; ) {
+    while (next < total && dueAt(next) <= performance.now()) inFlight.push(send(dueAt(next++)));
+    if (next < total) await sleep(Math.max(0, dueAt(next) - performance.now()));
+  }
+  await Promise.all(inFlight);
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  agent.destroy();
+
+  latencies.sort((a, b) => a - b);
+  const percentile = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] : 0);
+  const non2xx = Object.entries(statusCodeStats).reduce((sum, [code, { count }]) => sum + (code >= 200 && code < 300 ? 0 : count), 0);
+  const result = {
+    connections,
+    duration: elapsedSeconds,
+    requests: { total: latencies.length, average: latencies.length / elapsedSeconds },
+    latency: {
+      average: latencies.reduce((sum, value) => sum + value, 0) / Math.max(1, latencies.length),
+      p50: percentile(0.5),
+      p90: percentile(0.9),
+      p99: percentile(0.99),
+      max: latencies.at(-1) ?? 0,
+    },
+    non2xx,
+    errors,
+    timeouts,
+    statusCodeStats,
+  };
+  return { result, failures };
+}
+
+function runAutocannonOn(run) {
+  if (run.rate) return runPacedOn(run);
+  const { port, scenario, authorization, ids, merchant, connections, duration } = run;
   const autocannon = require('autocannon');
   const failures = { samples: [], byStatus: {} };
   const { onOrder, failedBody, ...definition } = SCENARIOS[scenario](authorization, ids, merchant);
@@ -833,7 +923,6 @@ function runAutocannonOn({ port, scenario, authorization, ids, merchant, connect
         url: `http://${HOST}:${port}`,
         connections,
         duration,
-        ...(rate ? { overallRate: rate } : {}),
         timeout: 10,
         requests: [request],
       },
