@@ -3,6 +3,7 @@ import { ApolloDriverConfig } from '@nestjs/apollo';
 import { AppConfig } from '../common/config/app-config';
 import { formatGraphqlError } from './errors/graphql-errors';
 import { compiledQueriesPlugin } from './execution/compiled-queries.plugin';
+import { withoutPlainFieldResolvers } from './execution/plain-field-resolvers';
 import { GraphqlContext } from './graphql-context';
 import { GRAPHQL_LIMITS } from './limits/graphql-limits';
 import { checkDocumentSize, operationLimitsPlugin } from './limits/operation-limits.plugin';
@@ -18,6 +19,8 @@ export function graphqlOptions(config: AppConfig, loaders: LoaderFactory): Omit<
     // Code first; the schema stays in memory unless GRAPHQL_SCHEMA_FILE asks for the file (schema.gql is committed).
     autoSchemaFile: config.graphqlSchemaFile ?? true,
     sortSchema: true,
+    // Plain @Field reads without Nest's per-field resolver: graphql-jit compiles them to property reads.
+    transformSchema: withoutPlainFieldResolvers,
     introspection: !production,
     // Nest's default playground loads from a CDN; the sandbox gets a static page instead (plugin below).
     playground: false,
