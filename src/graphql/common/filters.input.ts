@@ -1,7 +1,6 @@
 import { Field, ID, InputType } from '@nestjs/graphql';
 import { IsDate, IsOptional, IsUUID, Matches } from 'class-validator';
-import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { SqlDialect } from './sql-dialect';
+import { ReadQuery } from '../read/read-query';
 
 /** What every list can be filtered by: creation time, currency, and (admins) merchant. */
 @InputType({ isAbstract: true })
@@ -28,9 +27,9 @@ export abstract class CommonFilter {
 }
 
 /** Applies the CommonFilter's time and currency conditions to `query` (merchant scope is applied by the caller). */
-export function applyCommonFilter<E extends ObjectLiteral>(query: SelectQueryBuilder<E>, filter: CommonFilter | undefined, dialect: SqlDialect): void {
+export function applyCommonFilter(query: ReadQuery, filter: CommonFilter | undefined): void {
   const alias = query.alias;
-  if (filter?.createdFrom) query.andWhere(dialect.compareTimestamp(`${alias}.created_at`, '>=', 'createdFrom'), { createdFrom: filter.createdFrom });
-  if (filter?.createdTo) query.andWhere(dialect.compareTimestamp(`${alias}.created_at`, '<', 'createdTo'), { createdTo: filter.createdTo });
-  if (filter?.currency) query.andWhere(`${alias}.currency = :currency`, { currency: filter.currency });
+  if (filter?.createdFrom) query.where(query.dialect.compareTimestamp(`${alias}.created_at`, '>=', '?'), filter.createdFrom);
+  if (filter?.createdTo) query.where(query.dialect.compareTimestamp(`${alias}.created_at`, '<', '?'), filter.createdTo);
+  if (filter?.currency) query.where(`${alias}.currency = ?`, filter.currency);
 }

@@ -10,27 +10,24 @@ import { merchantScope } from '../auth/tenancy';
 import { Connection } from '../common/connection.model';
 import { applyCommonFilter } from '../common/filters.input';
 import { keysetPage } from '../common/keyset-page';
-import { SqlDialect } from '../common/sql-dialect';
 import { EntityRows } from '../read/entity-rows';
+import { allColumns } from '../read/model-columns';
+import { ReadQuery } from '../read/read-query';
 import { OrdersArgs, RefundsArgs } from './order.args';
-import { toOrderModel, toRefundModel } from './order.mapper';
+import { ORDER_FIELD_COLUMNS, REFUND_FIELD_COLUMNS, toOrderModel, toRefundModel } from './order.mapper';
 import { OrderModel, RefundModel } from './order.model';
 
-/** The columns toOrderModel reads: not the request details, answers and tokens (less to read and parse). */
-export const ORDER_COLUMNS = [
-  'id', 'merchantId', 'source', 'referenceId', 'sessionId', 'state', 'underReview', 'paymentMethod', 'currency', 'totalMinor',
-  'refundedMinor', 'expiresAt', 'cardBrand', 'cardLast4', 'createdAt', 'authorizedAt', 'processedAt', 'cancelledAt',
-] as const satisfies readonly (keyof Order)[];
-const REFUND_COLUMNS = [
-  'id', 'orderId', 'merchantId', 'referenceId', 'amountMinor', 'currency', 'state', 'failureReason', 'createdAt', 'completedAt',
-] as const satisfies readonly (keyof Refund)[];
+/** What order and refund reads take: the columns of every field (the sessions page reads only those asked for). */
+export const ORDER_COLUMNS = allColumns(ORDER_FIELD_COLUMNS);
+export const REFUND_COLUMNS = allColumns(REFUND_FIELD_COLUMNS);
+/** An order's refunds are listed oldest first. */
+export const REFUND_ORDER = ['createdAt', 'id'] as const satisfies readonly (keyof Refund)[];
 
 const EMPTY = { edges: [], pageInfo: { hasNextPage: false, endCursor: null } };
 
 /** The dashboard's read side of orders and refunds. Reads only; every change goes through OrderService / RefundService. */
 @Injectable()
 export class OrderReads {
-  private readonly dialect: SqlDialect;
   private readonly orderRows: EntityRows<Order>;
   private readonly refundRows: EntityRows<Refund>;
 
@@ -38,7 +35,6 @@ export class OrderReads {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly orders: OrderService,
   ) {
-    this.dialect = SqlDialect.of(dataSource);
     this.orderRows = new EntityRows(dataSource, Order, ORDER_COLUMNS);
     this.refundRows = new EntityRows(dataSource, Refund, REFUND_COLUMNS);
   }
@@ -53,32 +49,32 @@ export class OrderReads {
     const filter = args.filter;
     const scope = merchantScope(principal, filter?.merchantId);
     if (scope.empty) return EMPTY;
-    const query = this.dataSource.getRepository(Order).createQueryBuilder('o');
-    if (scope.merchantId) query.andWhere('o.merchant_id = :merchantId', { merchantId: scope.merchantId });
-    applyCommonFilter(query, filter, this.dialect);
-    if (filter?.state) query.andWhere('o.state = :state', { state: filter.state });
-    if (filter?.referenceId !== undefined) query.andWhere('o.reference_id = :referenceId', { referenceId: filter.referenceId });
+    const query = new ReadQuery(this.dataSource, Order, 'o');
+    if (scope.merchantId) query.where('o.merchant_id = ?', scope.merchantId);
+    applyCommonFilter(query, filter);
+    if (filter?.state) query.where('o.state = ?', filter.state);
+    if (filter?.referenceId !== undefined) query.where('o.reference_id = ?', filter.referenceId);
     if (filter?.captureDeadlineBefore || filter?.captureDeadlineAfter) {
-      query.andWhere('o.state = :authorized AND o.expires_at IS NOT NULL', { authorized: OrderState.PaymentAuthorized });
-      if (filter.captureDeadlineBefore) query.andWhere('o.expires_at < :deadlineBefore', { deadlineBefore: filter.captureDeadlineBefore });
-      if (filter.captureDeadlineAfter) query.andWhere('o.expires_at >= :deadlineAfter', { deadlineAfter: filter.captureDeadlineAfter });
+      query.where('o.state = ? AND o.expires_at IS NOT NULL', OrderState.PaymentAuthorized);
+      if (filter.captureDeadlineBefore) query.where('o.expires_at < ?', filter.captureDeadlineBefore);
+      if (filter.captureDeadlineAfter) query.where('o.expires_at >= ?', filter.captureDeadlineAfter);
     }
     if (filter?.hasRefunds !== undefined) {
-      query.andWhere(`${filter.hasRefunds ? '' : 'NOT '}EXISTS (SELECT 1 FROM order_refund r WHERE r.order_id = o.id)`);
+      query.where(`${filter.hasRefunds ? '' : 'NOT '}EXISTS (SELECT 1 FROM order_refund r WHERE r.order_id = o.id)`);
     }
-    return keysetPage(query, this.orderRows, args, this.dialect, toOrderModel);
+    return keysetPage(query, this.orderRows, args, toOrderModel);
   }
 
   async refundPage(principal: Principal, args: RefundsArgs): Promise<Connection<RefundModel>> {
     const filter = args.filter;
     const scope = merchantScope(principal, filter?.merchantId);
     if (scope.empty) return EMPTY;
-    const query = this.dataSource.getRepository(Refund).createQueryBuilder('r');
-    if (scope.merchantId) query.andWhere('r.merchant_id = :merchantId', { merchantId: scope.merchantId });
-    applyCommonFilter(query, filter, this.dialect);
-    if (filter?.state) query.andWhere('r.state = :state', { state: filter.state });
-    if (filter?.orderId) query.andWhere('r.order_id = :orderId', { orderId: filter.orderId });
-    return keysetPage(query, this.refundRows, args, this.dialect, toRefundModel);
+    const query = new ReadQuery(this.dataSource, Refund, 'r');
+    if (scope.merchantId) query.where('r.merchant_id = ?', scope.merchantId);
+    applyCommonFilter(query, filter);
+    if (filter?.state) query.where('r.state = ?', filter.state);
+    if (filter?.orderId) query.where('r.order_id = ?', filter.orderId);
+    return keysetPage(query, this.refundRows, args, toRefundModel);
   }
 
   byIds(ids: readonly string[]): Promise<Order[]> {

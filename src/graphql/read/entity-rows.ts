@@ -1,5 +1,9 @@
-import { DataSource, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { SqlDialect } from '../common/sql-dialect';
+
+/** Column sets kept per EntityRows (each is a few strings). */
+const MAX_COLUMN_SETS = 64;
 
 /**
  * Hand-written reads of some columns of one entity, turned into entity objects the way TypeORM
@@ -14,11 +18,12 @@ export class EntityRows<E extends ObjectLiteral> {
   /** The raw row's key of each column, per alias prefix (made once: concatenating per cell cost more than the read). */
   private readonly rowKeys = new Map<string, string[]>();
   private readonly selections = new Map<string, string>();
+  private readonly subsets = new Map<string, EntityRows<E>>();
   private columnList?: string;
 
   constructor(
     private readonly dataSource: DataSource,
-    entity: EntityTarget<E>,
+    private readonly entity: EntityTarget<E>,
     properties: readonly (keyof E & string)[],
   ) {
     const metadata = dataSource.getMetadata(entity);
@@ -46,23 +51,14 @@ export class EntityRows<E extends ObjectLiteral> {
   }
 
   /**
-   * Runs a query builder's SQL and hydrates the selected columns of its main alias (TypeORM names them
-   * `<alias>_<column>`), returning the raw rows too for computed columns such as a cursor.
-   */
-  async fromQuery<R extends Record<string, unknown>>(query: SelectQueryBuilder<E>): Promise<{ entities: E[]; raw: R[] }> {
-    const [sql, parameters] = query.getQueryAndParameters();
-    const raw: R[] = await this.dataSource.query(sql, parameters);
-    const prefix = `${query.alias}_`;
-    return { entities: raw.map((row) => this.hydrate(row, prefix)), raw };
-  }
-
-  /**
    * The entity read under a joined alias of a query's raw row (selected with `selection(alias)`), or
-   * null when a LEFT JOIN found none (the first column, the key, is null).
+   * null when a LEFT JOIN found none (its primary key is null).
    */
   fromJoined(raw: Record<string, unknown>, alias: string): E | null {
     const prefix = `${alias}_`;
-    return raw[this.keysFor(prefix)[0]] === null ? null : this.hydrate(raw, prefix);
+    const key = this.columns.findIndex((column) => column.isPrimary);
+    if (key < 0) throw new Error('a joined read must select its primary key');
+    return raw[this.keysFor(prefix)[key]] === null ? null : this.hydrate(raw, prefix);
   }
 
   /**
@@ -80,13 +76,80 @@ export class EntityRows<E extends ObjectLiteral> {
     return selection;
   }
 
-  private hydrate(row: Record<string, unknown>, prefix = ''): E {
+  /**
+   * The same reads of only these columns (a query that asks for fewer fields reads less). Made once per
+   * set of columns; a dashboard asks for a handful of sets, and the cache is bounded all the same.
+   */
+  only(properties: ReadonlySet<keyof E & string>): EntityRows<E> {
+    const key = [...properties].sort().join(',');
+    let rows = this.subsets.get(key);
+    if (!rows) {
+      if (this.subsets.size >= MAX_COLUMN_SETS) this.subsets.delete(this.subsets.keys().next().value!);
+      rows = new EntityRows(this.dataSource, this.entity, [...properties]);
+      this.subsets.set(key, rows);
+    }
+    return rows;
+  }
+
+  /** The entity of a raw row whose columns are named `<prefix><column>`, as TypeORM would hydrate it. */
+  hydrate(row: Record<string, unknown>, prefix = ''): E {
     const driver = this.dataSource.driver;
     const columns = this.columns;
     const keys = this.keysFor(prefix);
     const entity = {} as Record<string, unknown>;
     for (let i = 0; i < columns.length; i++) entity[columns[i].propertyName] = driver.prepareHydratedValue(row[keys[i]], columns[i]);
     return entity as E;
+  }
+
+  /**
+   * These columns of `alias` as [key, SQL expression] pairs of a JSON object (SqlDialect.jsonArrayOfObjects),
+   * keyed by column name; timestamps as exact text, since JSON has no dates (fromJsonArray converts them).
+   */
+  private jsonPairs(alias: string, dialect: SqlDialect): [string, string][] {
+    const escape = (name: string) => this.dataSource.driver.escape(name);
+    return this.columns.map((c) => {
+      const column = `${escape(alias)}.${escape(c.databaseName)}`;
+      return [c.databaseName, isTimestamp(c) ? dialect.exactTimestamp(column) : column];
+    });
+  }
+
+  /**
+   * A subquery for the select list: these columns of the rows of this table matching `where` (under
+   * `alias`), as one JSON array of jsonPairs() objects. One query for a page and its children.
+   */
+  jsonArray(alias: string, where: string, dialect: SqlDialect): string {
+    return dialect.jsonArrayOfObjects(this.table, this.dataSource.driver.escape(alias), where, this.jsonPairs(alias, dialect));
+  }
+
+  /**
+   * The entities of a jsonArray() (null: none; MySQL's driver may have parsed it already), converted as
+   * the driver's rows are, sorted by the `orderBy` columns as the database would (exact timestamp text, ids).
+   */
+  fromJsonArray(json: unknown, dialect: SqlDialect, orderBy: readonly (keyof E & string)[] = []): E[] {
+    if (json === null || json === undefined) return [];
+    const objects = (typeof json === 'string' ? JSON.parse(json) : json) as Record<string, unknown>[];
+    if (orderBy.length) {
+      const keys = orderBy.map((property) => this.column(property).databaseName);
+      objects.sort((a, b) => {
+        for (const key of keys) {
+          const x = String(a[key]);
+          const y = String(b[key]);
+          if (x !== y) return x < y ? -1 : 1;
+        }
+        return 0;
+      });
+    }
+    const driver = this.dataSource.driver;
+    const columns = this.columns;
+    return objects.map((object) => {
+      const entity = {} as Record<string, unknown>;
+      for (const column of columns) {
+        const value = object[column.databaseName];
+        const raw = isTimestamp(column) ? dialect.timestampFromExactText(value as string | null) : value;
+        entity[column.propertyName] = driver.prepareHydratedValue(raw, column);
+      }
+      return entity as E;
+    });
   }
 
   private keysFor(prefix: string): string[] {
@@ -96,8 +159,12 @@ export class EntityRows<E extends ObjectLiteral> {
   }
 
   private column(property: string): ColumnMetadata {
-    const column = this.columns[0].entityMetadata.findColumnWithPropertyName(property);
+    const column = this.dataSource.getMetadata(this.entity).findColumnWithPropertyName(property);
     if (!column) throw new Error(`no column ${property}`);
     return column;
   }
+}
+
+function isTimestamp(column: ColumnMetadata): boolean {
+  return column.isCreateDate || column.isUpdateDate || column.type === 'datetime' || column.type === 'timestamp' || column.type === Date;
 }

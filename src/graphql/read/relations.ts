@@ -50,9 +50,11 @@ export class Relations {
     const work: Promise<void>[] = [];
     const refundSelection = selection.get('refunds');
     if (refundSelection) {
+      // The sessions page brings its orders' refunds in its own query; only the others are loaded.
+      const withoutRefunds = orders.filter((o) => o.refunds === undefined);
       work.push(
-        loadAll(this.loaders.refundsOfOrder, orders.map((o) => o.id)).then((refunds) => {
-          orders.forEach((order, i) => (order.refunds = refunds[i].map(toRefundModel)));
+        loadAll(this.loaders.refundsOfOrder, withoutRefunds.map((o) => o.id)).then((refunds) => {
+          withoutRefunds.forEach((order, i) => (order.refunds = refunds[i].map(toRefundModel)));
           return this.ofRefunds(orders.flatMap((o) => o.refunds!), refundSelection);
         }),
       );

@@ -9,8 +9,8 @@ import { merchantScope } from '../auth/tenancy';
 import { Connection } from '../common/connection.model';
 import { applyCommonFilter } from '../common/filters.input';
 import { keysetPage } from '../common/keyset-page';
-import { SqlDialect } from '../common/sql-dialect';
 import { EntityRows } from '../read/entity-rows';
+import { ReadQuery } from '../read/read-query';
 import { RemittancesArgs } from './remittance.args';
 import { toRemittanceModel } from './remittance.mapper';
 import { RemittanceModel } from './remittance.model';
@@ -33,13 +33,11 @@ const EMPTY = { edges: [], pageInfo: { hasNextPage: false, endCursor: null } };
  */
 @Injectable()
 export class RemittanceReads {
-  private readonly dialect: SqlDialect;
   private readonly remittanceRows: EntityRows<Remittance>;
   private readonly lineRows: EntityRows<RemittanceLine>;
   private readonly reportRows: EntityRows<Report>;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.dialect = SqlDialect.of(dataSource);
     this.remittanceRows = new EntityRows(dataSource, Remittance, REMITTANCE_COLUMNS);
     this.lineRows = new EntityRows(dataSource, RemittanceLine, LINE_COLUMNS);
     this.reportRows = new EntityRows(dataSource, Report, REPORT_COLUMNS);
@@ -60,10 +58,10 @@ export class RemittanceReads {
     const filter = args.filter;
     const scope = merchantScope(principal, filter?.merchantId);
     if (scope.empty) return EMPTY;
-    const query = this.dataSource.getRepository(Remittance).createQueryBuilder('r');
-    if (scope.merchantId) query.andWhere('r.merchant_id = :merchantId', { merchantId: scope.merchantId });
-    applyCommonFilter(query, filter, this.dialect);
-    return keysetPage(query, this.remittanceRows, args, this.dialect, toRemittanceModel);
+    const query = new ReadQuery(this.dataSource, Remittance, 'r');
+    if (scope.merchantId) query.where('r.merchant_id = ?', scope.merchantId);
+    applyCommonFilter(query, filter);
+    return keysetPage(query, this.remittanceRows, args, toRemittanceModel);
   }
 
   /** The lines of these remittances in report order (the (remittance_id, position) index). */

@@ -42,7 +42,7 @@ export class SessionResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<SessionConnection> {
     const selection = selectionAt(selectionOf(info), 'edges', 'node');
-    const page = await this.reads.page(principal, args, { billingProfile: !!selection?.has('billingProfile'), order: !!selection?.has('order') });
+    const page = await this.reads.page(principal, args, selection);
     await context.relations.ofSessions(page.edges.map((edge) => edge.node), selection);
     return page;
   }

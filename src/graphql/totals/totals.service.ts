@@ -33,7 +33,7 @@ export class TotalsService {
     const scope = merchantScope(principal, args.merchantId);
     if (scope.empty) return { from: args.from, to: args.to, sessions: [], orders: [] };
 
-    const sessions = this.grouped(this.dataSource.getRepository(PaymentSession).createQueryBuilder('s'), effectiveSessionStateSql('s'), 's.total_amount', scope.merchantId, args)
+    const sessions = this.grouped(this.dataSource.getRepository(PaymentSession).createQueryBuilder('s'), effectiveSessionStateSql('s', ':now'), 's.total_amount', scope.merchantId, args)
       .setParameter('now', new Date());
     const orders = this.grouped(this.dataSource.getRepository(Order).createQueryBuilder('o'), 'o.state', 'o.total_minor', scope.merchantId, args);
     return {
@@ -57,8 +57,8 @@ export class TotalsService {
       .addSelect(`${alias}.currency`, 'currency')
       .addSelect('COUNT(*)', 'count')
       .addSelect(this.dialect.sumAsText(amount), 'amount')
-      .where(this.dialect.compareTimestamp(`${alias}.created_at`, '>=', 'from'), { from: range.from })
-      .andWhere(this.dialect.compareTimestamp(`${alias}.created_at`, '<', 'to'), { to: range.to })
+      .where(this.dialect.compareTimestamp(`${alias}.created_at`, '>=', ':from'), { from: range.from })
+      .andWhere(this.dialect.compareTimestamp(`${alias}.created_at`, '<', ':to'), { to: range.to })
       .groupBy('effective_state')
       .addGroupBy(`${alias}.currency`)
       .orderBy('effective_state')
