@@ -38,6 +38,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // Nest flushes the buffer on listen() only; tests never listen (supertest), so flush now.
   app.flushLogs();
   app.disable('x-powered-by');
+  // No ETag: no answer here is conditional (a POST's never is, and a session or payment page is read
+  // fresh), and Express hashed every body for it, a 40 kB dashboard page included.
+  app.set('etag', false);
   for (const handler of options.beforeRoutes ?? []) app.use(handler);
   // The request id (X-Request-Id) and the one log line per request, before anything can answer.
   app.use(app.get(HttpLogger).middleware);
