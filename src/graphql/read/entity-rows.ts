@@ -1,6 +1,7 @@
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { SqlDialect } from '../common/sql-dialect';
+import { ColumnConverter, columnConverter } from './column-converters';
 
 /** Column sets kept per EntityRows (each is a few strings). */
 const MAX_COLUMN_SETS = 64;
@@ -14,6 +15,7 @@ const MAX_COLUMN_SETS = 64;
  */
 export class EntityRows<E extends ObjectLiteral> {
   private readonly columns: ColumnMetadata[];
+  private readonly converters: ColumnConverter[];
   private readonly table: string;
   /** The raw row's key of each column, per alias prefix (made once: concatenating per cell cost more than the read). */
   private readonly rowKeys = new Map<string, string[]>();
@@ -33,6 +35,7 @@ export class EntityRows<E extends ObjectLiteral> {
       if (!column) throw new Error(`${metadata.name} has no column ${property}`);
       return column;
     });
+    this.converters = this.columns.map((column) => columnConverter(dataSource.driver, column));
   }
 
   /** The rows whose `column` is one of `keys` (one query; callers keep batches to a few hundred keys). */
@@ -93,11 +96,10 @@ export class EntityRows<E extends ObjectLiteral> {
 
   /** The entity of a raw row whose columns are named `<prefix><column>`, as TypeORM would hydrate it. */
   hydrate(row: Record<string, unknown>, prefix = ''): E {
-    const driver = this.dataSource.driver;
-    const columns = this.columns;
+    const { columns, converters } = this;
     const keys = this.keysFor(prefix);
     const entity = {} as Record<string, unknown>;
-    for (let i = 0; i < columns.length; i++) entity[columns[i].propertyName] = driver.prepareHydratedValue(row[keys[i]], columns[i]);
+    for (let i = 0; i < columns.length; i++) entity[columns[i].propertyName] = converters[i](row[keys[i]]);
     return entity as E;
   }
 
@@ -139,14 +141,12 @@ export class EntityRows<E extends ObjectLiteral> {
         return 0;
       });
     }
-    const driver = this.dataSource.driver;
-    const columns = this.columns;
+    const { columns, converters } = this;
     return objects.map((object) => {
       const entity = {} as Record<string, unknown>;
-      for (const column of columns) {
-        const value = object[column.databaseName];
-        const raw = isTimestamp(column) ? dialect.timestampFromExactText(value as string | null) : value;
-        entity[column.propertyName] = driver.prepareHydratedValue(raw, column);
+      for (let i = 0; i < columns.length; i++) {
+        const value = object[columns[i].databaseName];
+        entity[columns[i].propertyName] = converters[i](isTimestamp(columns[i]) ? dialect.timestampFromExactText(value as string | null) : value);
       }
       return entity as E;
     });
