@@ -4,7 +4,7 @@ import { Logger as NestPinoLogger, PinoLogger } from 'nestjs-pino';
 import { storage, Store } from 'nestjs-pino/storage';
 import type { Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
-import { createHttpLogger, createRootLogger } from './logger';
+import { createHttpLogger, createRootLogger, LoggedRequest } from './logger';
 
 /** Injection token of the app's root pino logger. */
 export const ROOT_LOGGER = 'ROOT_PINO_LOGGER';
@@ -12,7 +12,8 @@ export const ROOT_LOGGER = 'ROOT_PINO_LOGGER';
 /**
  * The express middleware that gives each request its id and writes its log line (app.factory.ts puts
  * it first), then runs the rest of the request in nestjs-pino's async context with that request's
- * logger, so that Logger calls anywhere below carry its requestId.
+ * logger, so that Logger calls anywhere below carry its requestId. The context holds the request, not
+ * its logger, which is made only if something logs (createHttpLogger).
  */
 export class HttpLogger {
   readonly middleware: RequestHandler;
@@ -20,8 +21,15 @@ export class HttpLogger {
   constructor(root: Logger) {
     const httpLogger = createHttpLogger(root);
     this.middleware = (request: Request, response: Response, next: NextFunction) =>
-      httpLogger(request, response, () => storage.run(new Store(request.log), next));
+      httpLogger(request, response, () => storage.run(requestStore(request as LoggedRequest), next));
   }
+}
+
+/** nestjs-pino's Store for a request, whose logger is the request's own, read when first needed. */
+function requestStore(request: LoggedRequest): Store {
+  const store = Object.create(Store.prototype) as Store;
+  Object.defineProperty(store, 'logger', { enumerable: true, get: () => request.log! });
+  return store;
 }
 
 /**
@@ -40,10 +48,10 @@ class AppPinoLogger extends PinoLogger {
 }
 
 /**
- * Structured logs through nestjs-pino. pino-http runs as an express middleware registered by
- * app.factory.ts before everything else (so that refusals by helmet, the HTTPS check and the body
- * parsers get a request id and a log line too) and binds req.log to the request's async context
- * (HttpLogger). nestjs-pino's Logger, which app.factory.ts makes Nest's, writes every
+ * Structured logs through nestjs-pino. The request logger (createHttpLogger) runs as an express
+ * middleware registered by app.factory.ts before everything else (so that refusals by helmet, the HTTPS
+ * check and the body parsers get a request id and a log line too) and binds req.log to the request's
+ * async context (HttpLogger). nestjs-pino's Logger, which app.factory.ts makes Nest's, writes every
  * `new Logger(context)` call as JSON through that request logger (so with its requestId), or through
  * the root logger outside requests. LoggerModule itself is not imported: its route middleware,
  * registered as a catch-all route, left express's req.route set on unmatched requests (which the

@@ -10,7 +10,7 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 /**
- * pino-http's genReqId: the caller's X-Request-Id when sane (a proxy or the client correlates with
+ * The request id: the caller's X-Request-Id when sane (a proxy or the client correlates with
  * it), else a new UUID; echoed in the response's X-Request-Id header at once, so every answer has it.
  */
 export function assignRequestId(request: IncomingMessage, response: ServerResponse): string {
@@ -20,7 +20,7 @@ export function assignRequestId(request: IncomingMessage, response: ServerRespon
   return id;
 }
 
-/** The id assignRequestId gave this request (pino-http keeps it as req.id), or undefined. */
+/** The id assignRequestId gave this request (the request logger keeps it as req.id), or undefined. */
 export function requestIdOf(request: IncomingMessage | undefined): string | undefined {
   const id = (request as (IncomingMessage & { id?: unknown }) | undefined)?.id;
   return typeof id === 'string' ? id : undefined;
