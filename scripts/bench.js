@@ -1017,7 +1017,7 @@ async function benchTarget(kind, options) {
         `CPU % of one core: service ${row.serviceCpuPercent} (${row.serviceCpuMsPerRequest} ms per request)` +
         (row.databaseServerCpuPercent === null ? '' : `, mariadbd ${row.databaseServerCpuPercent}`) +
         `, load generator ${row.generatorCpuPercent}`);
-      for (const sample of failures.samples) log(`    non-2xx: ${sample}`);
+      for (const sample of failures.samples) log(`    failed: ${sample}`);
       for (const running of [service, ...extraServices]) {
         if (running.exitInfo()) throw new Error(`service exited during the ${scenario} run\n${tailText(running.output.stderr)}`);
       }
