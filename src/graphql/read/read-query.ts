@@ -25,7 +25,7 @@ export class ReadQuery {
     this.from = `${this.escape(dataSource.getMetadata(entity).tableName)} ${this.escape(alias)}`;
   }
 
-  escape(name: string): string {
+  private escape(name: string): string {
     return this.dataSource.driver.escape(name);
   }
 
@@ -63,7 +63,7 @@ export class ReadQuery {
     return this.dataSource.query(this.sql(), this.values);
   }
 
-  sql(): string {
+  private sql(): string {
     if (this.selects.length === 0) throw new Error('a query selects something');
     return [
       `SELECT ${this.selects.join(', ')} FROM ${this.from}`,
@@ -74,9 +74,5 @@ export class ReadQuery {
     ]
       .filter(Boolean)
       .join(' ');
-  }
-
-  parameters(): readonly unknown[] {
-    return this.values;
   }
 }
