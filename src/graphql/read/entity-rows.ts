@@ -16,6 +16,8 @@ const MAX_COLUMN_SETS = 64;
 export class EntityRows<E extends ObjectLiteral> {
   private readonly columns: ColumnMetadata[];
   private readonly converters: ColumnConverter[];
+  /** Which read column is the primary key (-1: not read), for telling a LEFT JOIN's missing row. */
+  private readonly primaryKey: number;
   private readonly table: string;
   /** The raw row's key of each column, per alias prefix (made once: concatenating per cell cost more than the read). */
   private readonly rowKeys = new Map<string, string[]>();
@@ -36,6 +38,7 @@ export class EntityRows<E extends ObjectLiteral> {
       return column;
     });
     this.converters = this.columns.map((column) => columnConverter(dataSource.driver, column));
+    this.primaryKey = this.columns.findIndex((column) => column.isPrimary);
   }
 
   /** The rows whose `column` is one of `keys` (one query; callers keep batches to a few hundred keys). */
@@ -59,9 +62,8 @@ export class EntityRows<E extends ObjectLiteral> {
    */
   fromJoined(raw: Record<string, unknown>, alias: string): E | null {
     const prefix = `${alias}_`;
-    const key = this.columns.findIndex((column) => column.isPrimary);
-    if (key < 0) throw new Error('a joined read must select its primary key');
-    return raw[this.keysFor(prefix)[key]] === null ? null : this.hydrate(raw, prefix);
+    if (this.primaryKey < 0) throw new Error('a joined read must select its primary key');
+    return raw[this.keysFor(prefix)[this.primaryKey]] === null ? null : this.hydrate(raw, prefix);
   }
 
   /**
