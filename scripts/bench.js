@@ -64,10 +64,17 @@ const APP_VARIABLES = [
   'PORT', 'HOST', 'DATABASE_URL', 'APP_ENV', 'PUBLIC_URL', 'LOG_LEVEL', 'API_VERSIONS', 'SESSION_TTL_SECONDS',
   'CREDENTIAL_CACHE_TTL_SECONDS', 'BODY_LIMIT', 'DB_POOL_SIZE', 'IDEMPOTENCY_TTL_SECONDS',
 ];
-/** The node flags `npm start` gives the service (e.g. its heap ceiling): the bench runs it the same way. */
-const START_NODE_FLAGS = require(path.join(__dirname, '..', 'package.json')).scripts.start
-  .split(/\s+/)
-  .filter((arg) => arg.startsWith('--'));
+/**
+ * What `npm start` gives the service, so the bench runs it the same way: its environment assignments
+ * (e.g. the malloc threshold) and its node flags (e.g. its heap ceiling).
+ */
+const START_WORDS = require(path.join(__dirname, '..', 'package.json')).scripts.start.split(/\s+/);
+const START_NODE_FLAGS = START_WORDS.filter((word) => word.startsWith('--'));
+const START_ENV = Object.fromEntries(START_WORDS
+  .slice(0, START_WORDS.indexOf('node'))
+  .map((word) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word))
+  .filter(Boolean)
+  .map(([, name, value]) => [name, value]));
 
 // ---------------------------------------------------------------------------------------------------------
 // Command line
@@ -99,6 +106,11 @@ function parseCommandLine(argv) {
   const only = values.only === undefined ? SCENARIO_ORDER : values.only.split(',');
   const unknown = only.filter((name) => !SCENARIO_ORDER.includes(name));
   if (unknown.length) throw new UsageError(`--only takes scenarios from ${SCENARIO_ORDER.join(',')}; unknown: ${unknown.join(',')}`);
+  if (only.includes('capture') && !only.includes('checkout')) {
+    // Capture has nothing to capture without the orders the checkout run authorizes.
+    process.stderr.write('capture captures the orders the checkout run authorizes: running checkout too\n');
+    only.push('checkout');
+  }
   return {
     dbs,
     duration: integer('duration', 1, 600),
@@ -360,6 +372,7 @@ function httpRequest(port, method, pathname, { headers = {}, body, agent, timeou
 async function startService(database) {
   const port = await freePort();
   const env = baseEnv({
+    ...START_ENV,
     PORT: String(port),
     HOST, // loopback only: the benchmark never exposes the service
     APP_ENV: 'sandbox',

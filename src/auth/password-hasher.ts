@@ -9,7 +9,8 @@ const scryptAsync = promisify(scrypt) as (
 ) => Promise<Buffer>;
 
 /** scrypt cost: ~50 ms and 16 MiB per hash, which is why verified credentials are cached. */
-const COST = { N: 16384, r: 8, p: 1 };
+export const SCRYPT_COST = { N: 16384, r: 8, p: 1 };
+const COST = SCRYPT_COST;
 const KEY_LENGTH = 32;
 const maxmem = (n: number, r: number) => 256 * n * r;
 
