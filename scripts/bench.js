@@ -973,7 +973,7 @@ async function benchTarget(kind, options) {
     merchant.captureNext = 0;
     const username = `bench-${RUN_TAG}`;
     const password = crypto.randomBytes(18).toString('base64url');
-    await runCli(['user', 'create', '--username', username, '--password', password, '--merchant', merchant.MerchantId], cliEnv);
+    await runCli(['user', 'create', '--username', username, `--password=${password}`, '--merchant', merchant.MerchantId], cliEnv);
     const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
     log(`  merchant ${merchant.MerchantId}, user ${username}`);
 
@@ -996,7 +996,7 @@ async function benchTarget(kind, options) {
     if (options.scenarios.includes('graphql')) {
       // A merchant of its own, so that the sessions the create scenario adds do not change the pages.
       const dashboard = await runCli(['merchant', 'create', '--name', `Bench dashboard ${RUN_TAG}`], cliEnv);
-      await runCli(['user', 'create', '--username', `${username}-dashboard`, '--password', password, '--merchant', dashboard.MerchantId], cliEnv);
+      await runCli(['user', 'create', '--username', `${username}-dashboard`, `--password=${password}`, '--merchant', dashboard.MerchantId], cliEnv);
       merchant.dashboardAuthorization = `Basic ${Buffer.from(`${username}-dashboard:${password}`).toString('base64')}`;
       const { orders, refunds } = await createDashboardData(service.port, dashboard, merchant.dashboardAuthorization);
       merchant.dashboardCursors = await dashboardCursors(service.port, merchant.dashboardAuthorization);

@@ -265,7 +265,7 @@ async function main() {
   await startInstance('B', portB);
   const merchant = cli('merchant', 'create', '--name', 'Drill Shop');
   const credentials = { username: `drill-${Date.now()}`, password: crypto.randomBytes(12).toString('base64url') };
-  cli('user', 'create', '--username', credentials.username, '--password', credentials.password, '--merchant', merchant.MerchantId);
+  cli('user', 'create', '--username', credentials.username, `--password=${credentials.password}`, '--merchant', merchant.MerchantId);
   log(`two instances on ${DATABASE}: A :${portA}, B :${portB}; ${WORKERS} workers for ${SECONDS} s`);
 
   const stopAt = Date.now() + SECONDS * 1000;
