@@ -20,9 +20,12 @@
  * non-zero only when a service failed to start or a run errored. Everything stays on 127.0.0.1, every
  * phase is time-bounded, and child processes are killed on exit, on failure and on Ctrl-C.
  *
- * By default every connection sends its next request as soon as the last is answered, so the figures are
- * those of saturation, where latency is mostly time queued behind the other connections. `--rate N` offers
- * N requests/s in all instead: the latency the service gives at that throughput (e.g. a target's p99).
+ * Each scenario runs twice by default. First paced at its target rate (e.g. 300 req/s for graphql): the
+ * latency the service gives at that throughput, which is what a target "N/s with p99 <= X" asks, and what
+ * the verdict judges. Then flat out, every connection sending its next request as soon as the last is
+ * answered: the ceiling in req/s, whose latency is mostly time queued behind the other connections (with
+ * 32 connections at 600/s the mean is 53 ms by Little's law however fast each request is), so its p99 is
+ * shown, not judged. `--rate N` runs only paced at N req/s, `--flat-out` only flat out.
  *
  * Besides latency and throughput it records the service's CPU time per request, which is the figure to
  * compare changes by when other work shares the machine. BENCH_NODE_OPTIONS passes extra node flags to
@@ -89,11 +92,12 @@ function parseCommandLine(argv) {
       only: { type: 'string' },
       instances: { type: 'string', default: '1' },
       rate: { type: 'string' },
+      'flat-out': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    process.stdout.write(`usage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS (15)] [--connections N (32)] [--only ${SCENARIO_ORDER.join(',')}] [--instances N (1)] [--rate REQUESTS_PER_SECOND]\n`);
+    process.stdout.write(`usage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS (15)] [--connections N (32)] [--only ${SCENARIO_ORDER.join(',')}] [--instances N (1)] [--rate REQUESTS_PER_SECOND | --flat-out]\n`);
     process.exit(0);
   }
   const integer = (name, min, max) => {
@@ -105,6 +109,7 @@ function parseCommandLine(argv) {
   if (!['mysql', 'sqlite'].includes(dbs[0])) throw new UsageError('--db must be mysql or sqlite');
   const only = values.only === undefined ? SCENARIO_ORDER : values.only.split(',');
   const unknown = only.filter((name) => !SCENARIO_ORDER.includes(name));
+  if (values.rate !== undefined && values['flat-out']) throw new UsageError('--rate and --flat-out exclude each other');
   if (unknown.length) throw new UsageError(`--only takes scenarios from ${SCENARIO_ORDER.join(',')}; unknown: ${unknown.join(',')}`);
   if (only.includes('capture') && !only.includes('checkout')) {
     // Capture has nothing to capture without the orders the checkout run authorizes.
@@ -119,11 +124,20 @@ function parseCommandLine(argv) {
     // Offered load: without it every connection sends its next request as soon as the last one is answered
     // (saturation: the latency is mostly queueing); with it, the latency the service gives at that rate.
     rate: values.rate === undefined ? null : integer('rate', 1, 100_000),
+    flatOutOnly: Boolean(values['flat-out']),
     scenarios: SCENARIO_ORDER.filter((name) => only.includes(name)),
   };
 }
 
 class UsageError extends Error {}
+
+/** The measured runs of a scenario: each a rate in req/s, or null for flat out. */
+function loadsOf(scenario, options) {
+  if (options.rate) return [options.rate];
+  if (options.flatOutOnly) return [null];
+  // Paced first: capture then takes orders no run has captured yet.
+  return [TARGETS[scenario].rps, null];
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Children and cleanup: whatever happens, no service or CLI process outlives this script.
@@ -1004,26 +1018,26 @@ async function benchTarget(kind, options) {
     }
     log(`  created ${ids.length} sessions for the retrieve pool`);
 
-    const base = { ports: services.map((s) => s.port), authorization, ids, merchant, connections: options.connections, rate: options.rate };
+    const base = { ports: services.map((s) => s.port), authorization, ids, merchant, connections: options.connections };
     const warmup = Math.min(WARMUP_SECONDS, options.duration);
     const check = await httpRequest(service.port, 'POST', '/v1/tax/quote', { headers: { authorization }, body: taxQuoteBody() });
     if (check.status !== 201 || !(JSON.parse(check.text).TaxAmount > 0)) {
       throw new Error(`POST /v1/tax/quote answered ${check.status}: ${check.text.slice(0, 300)}`);
     }
     for (const scenario of options.scenarios) {
-      const { result } = await runAutocannon({ ...base, scenario, duration: warmup });
+      const { result } = await runAutocannon({ ...base, rate: loadsOf(scenario, options)[0], scenario, duration: warmup });
       log(`  warm-up ${scenario}: ${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx, ${result.errors} errors`);
     }
 
     // Capture measures only orders authorized in the measured checkout run, not the warm-up's.
     merchant.authorized.length = 0;
     merchant.captureNext = 0;
-    for (const scenario of options.scenarios) {
+    for (const scenario of options.scenarios) for (const rate of loadsOf(scenario, options)) {
       await sleep(1000);
-      log(`  measuring ${scenario}: ${options.connections} connections${options.rate ? ` offering ${options.rate} req/s` : ''} for ${options.duration} s ...`);
+      log(`  measuring ${scenario}: ${options.connections} connections${rate ? ` offering ${rate} req/s` : ' flat out'} for ${options.duration} s ...`);
       sampler.window();
-      const { result, failures } = await runAutocannon({ ...base, scenario, duration: options.duration });
-      const row = toRow(kind, scenario, result, failures, sampler.window());
+      const { result, failures } = await runAutocannon({ ...base, rate, scenario, duration: options.duration });
+      const row = toRow(kind, scenario, rate, result, failures, sampler.window());
       rows.push(row);
       log(`    ${row.requestsPerSecond} req/s, p50 ${row.latencyMs.p50} ms, p99 ${row.latencyMs.p99} ms, ` +
         `${row.non2xx} non-2xx, ${row.errors} errors, max RSS ${row.maxRssMb} MB, ` +
@@ -1071,12 +1085,13 @@ function round1(value) {
   return Math.round(value * 10) / 10;
 }
 
-function toRow(db, scenario, result, failures, { maxRssMb, serviceCpuPercent, databaseCpuPercent, generatorCpuPercent }) {
+function toRow(db, scenario, offeredRate, result, failures, { maxRssMb, serviceCpuPercent, databaseCpuPercent, generatorCpuPercent }) {
   const goal = TARGETS[scenario];
   const row = {
     db,
     scenario,
     connections: result.connections,
+    offeredRequestsPerSecond: offeredRate,
     durationSeconds: round1(result.duration),
     requestsTotal: result.requests.total,
     requestsPerSecond: Math.round(result.requests.average),
@@ -1103,8 +1118,10 @@ function toRow(db, scenario, result, failures, { maxRssMb, serviceCpuPercent, da
     target: { requestsPerSecond: goal.rps, p99Ms: goal.p99Ms, maxRssMb: TARGETS.rssMb },
   };
   const misses = [];
-  if (row.requestsPerSecond < goal.rps) misses.push('req/s');
-  if (row.latencyMs.p99 > goal.p99Ms) misses.push('p99');
+  // Paced: the target rate must be served (1 % slack for the last requests' tail) within the p99.
+  // Flat out: the ceiling must reach the rate; its p99 is queueing of the bench's own making.
+  if (row.requestsPerSecond < goal.rps * (offeredRate ? 0.99 : 1)) misses.push('req/s');
+  if (offeredRate && row.latencyMs.p99 > goal.p99Ms) misses.push('p99');
   if (row.maxRssMb > TARGETS.rssMb) misses.push('RSS');
   row.meetsTargets = misses.length === 0;
   row.missed = misses;
@@ -1134,6 +1151,7 @@ function report(targets, options) {
       lines.push([
         row.db === 'mysql' ? 'mariadb' : 'sqlite',
         row.scenario,
+        row.offeredRequestsPerSecond ? `${row.offeredRequestsPerSecond}/s` : 'flat out',
         row.connections,
         row.durationSeconds,
         row.requestsPerSecond.toLocaleString('en-US'),
@@ -1145,21 +1163,22 @@ function report(targets, options) {
         row.serviceCpuPercent ?? '?',
         row.serviceCpuMsPerRequest ?? '?',
         row.databaseServerCpuPercent ?? '-',
-        `>=${row.target.requestsPerSecond} req/s, p99<=${row.target.p99Ms}`,
+        row.offeredRequestsPerSecond ? `p99<=${row.target.p99Ms} at ${row.target.requestsPerSecond}/s` : `>=${row.target.requestsPerSecond} req/s`,
         verdict,
       ]);
     }
-    if (target.error) lines.push([target.db === 'mysql' ? 'mariadb' : 'sqlite', 'FAILED', '', '', '', '', '', '', '', '', '', '', '', '', target.error.split('\n')[0]]);
+    if (target.error) lines.push([target.db === 'mysql' ? 'mariadb' : 'sqlite', 'FAILED', '', '', '', '', '', '', '', '', '', '', '', '', '', target.error.split('\n')[0]]);
   }
   const out = [
     '',
-    `Benchmark (${options.instances > 1 ? `${options.instances} instances on one database, ` : ""}${options.connections} connections${options.rate ? `, offered ${options.rate} req/s` : ''}, ${options.duration} s per scenario, node ${process.version}, ${os.cpus().length} CPUs; load generator, service and database share this machine)` +
+    `Benchmark (${options.instances > 1 ? `${options.instances} instances on one database, ` : ""}${options.connections} connections, ${options.duration} s per run, node ${process.version}, ${os.cpus().length} CPUs; load generator, service and database share this machine)` +
       (process.env.BENCH_NODE_OPTIONS ? `\nService node flags: ${process.env.BENCH_NODE_OPTIONS}` : ''),
-    table(['db', 'scenario', 'conns', 'dur s', 'req/s avg', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'max RSS MB', 'svc CPU %', 'svc CPU ms/req', 'db CPU %', 'target', 'result'], lines),
+    table(['db', 'scenario', 'load', 'conns', 'dur s', 'req/s avg', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'max RSS MB', 'svc CPU %', 'svc CPU ms/req', 'db CPU %', 'target', 'result'], lines),
     '',
-    `Targets: retrieve >= ${TARGETS.retrieve.rps.toLocaleString('en-US')} req/s with p99 <= ${TARGETS.retrieve.p99Ms} ms; ` +
-      `create >= ${TARGETS.create.rps} req/s with p99 <= ${TARGETS.create.p99Ms} ms; ` +
-      `quote >= ${TARGETS.quote.rps} quotes/s with p99 <= ${TARGETS.quote.p99Ms} ms; service RSS <= ${TARGETS.rssMb} MB.`,
+    `Targets: ${SCENARIO_ORDER.map((name) => `${name} >= ${TARGETS[name].rps.toLocaleString('en-US')}/s with p99 <= ${TARGETS[name].p99Ms} ms`).join('; ')}; ` +
+      `service RSS <= ${TARGETS.rssMb} MB.`,
+    'load = offered: paced at a fixed rate (the latency at that throughput, judged against the p99 target), or flat out',
+    '(each connection sends again once answered: the ceiling in req/s; its p99 is queueing behind the other connections, not judged).',
     'svc CPU % / db CPU % = CPU time of the service / of mariadbd during the run, in % of one core (the service runs its JavaScript on one);',
     'svc CPU ms/req = service CPU time per request, the figure least disturbed by other load when comparing changes.',
   ];
@@ -1200,11 +1219,11 @@ async function main() {
   try {
     options = parseCommandLine(process.argv.slice(2));
   } catch (error) {
-    log(`error: ${messageOf(error)}\nusage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS] [--connections N]`);
+    log(`error: ${messageOf(error)}\nusage: npm run bench -- [--db mysql|sqlite] [--duration SECONDS] [--connections N] [--only SCENARIOS] [--instances N] [--rate N | --flat-out]`);
     return 2;
   }
   // A hard bound on the whole run, whatever hangs.
-  const budgetMs = options.dbs.length * (2 * CLI_TIMEOUT_MS + options.instances * STARTUP_TIMEOUT_MS + (SCENARIO_ORDER.length * (options.duration + WARMUP_SECONDS) + 60) * 1000) + 300_000;
+  const budgetMs = options.dbs.length * (2 * CLI_TIMEOUT_MS + options.instances * STARTUP_TIMEOUT_MS + (SCENARIO_ORDER.length * (2 * options.duration + WARMUP_SECONDS + 2) + 60) * 1000) + 300_000;
   setTimeout(() => void abort(`error: the benchmark exceeded its ${Math.round(budgetMs / 1000)} s budget`, 1), budgetMs).unref();
 
   ensureBuilt();
