@@ -4,12 +4,13 @@ import { IdempotencyModule } from '../common/idempotency/idempotency.module';
 import { TaxModule } from '../tax/tax.module';
 import { SessionController } from './session.controller';
 import { SessionExpiryJob } from './session-expiry.job';
+import { SessionLookup } from './session-lookup';
 import { SessionService } from './session.service';
 
 @Module({
   imports: [AuthModule, IdempotencyModule, TaxModule],
   controllers: [SessionController],
-  providers: [SessionService, SessionExpiryJob],
+  providers: [SessionService, SessionLookup, SessionExpiryJob],
   exports: [SessionService],
 })
 export class SessionModule {}

@@ -16,6 +16,7 @@ import { TaxQuoteService } from '../tax/tax-quote.service';
 import { checkSessionRequest, QuotedTax, SessionInput } from './rules/session-input';
 import { Order } from '../orders/order.entity';
 import { PaymentSession } from './session.entity';
+import { SessionLookup } from './session-lookup';
 import { toSessionView } from './session.mapper';
 import { SessionState } from './session-state';
 
@@ -30,6 +31,7 @@ export class SessionService {
     private readonly transactions: TransactionRunner,
     private readonly config: AppConfig,
     private readonly taxQuotes: TaxQuoteService,
+    private readonly lookup: SessionLookup,
   ) {}
 
   async create(principal: Principal, dto: SessionRequestDto): Promise<SessionView> {
@@ -53,14 +55,7 @@ export class SessionService {
   }
 
   async get(principal: Principal, id: string): Promise<SessionView> {
-    // One round trip instead of two (session, then profile): the read path is the hottest one.
-    const query = this.dataSource
-      .getRepository(PaymentSession)
-      .createQueryBuilder('session')
-      .innerJoinAndMapOne('session.billingProfile', BillingProfile, 'profile', 'profile.id = session.billingProfileId')
-      .where('session.id = :id', { id });
-    if (principal.merchantId) query.andWhere('session.merchantId = :merchantId', { merchantId: principal.merchantId });
-    const found = (await query.getOne()) as (PaymentSession & { billingProfile: BillingProfile }) | null;
+    const found = await this.lookup.withProfile(id, principal.merchantId);
     if (!found) throw new DomainError(ErrorCode.SessionNotFound);
     const session = await this.applyExpiry(found);
     // Only a session the shopper has paid (or is paying) has an order: no extra query for the others.

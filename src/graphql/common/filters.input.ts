@@ -1,6 +1,6 @@
 import { Field, ID, InputType } from '@nestjs/graphql';
 import { IsDate, IsOptional, IsUUID, Matches } from 'class-validator';
-import { ReadQuery } from '../read/read-query';
+import { ReadQuery } from '../../common/database/reads/read-query';
 
 /** What every list can be filtered by: creation time, currency, and (admins) merchant. */
 @InputType({ isAbstract: true })

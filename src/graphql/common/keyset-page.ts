@@ -1,5 +1,5 @@
-import { EntityRows } from '../read/entity-rows';
-import { ReadQuery } from '../read/read-query';
+import { EntityRows } from '../../common/database/reads/entity-rows';
+import { ReadQuery } from '../../common/database/reads/read-query';
 import { Connection } from './connection.model';
 import { decodeCursor, encodeCursor } from './cursor';
 import { PageArgs, SortOrder } from './page.args';

@@ -5,8 +5,8 @@ import { Merchant } from '../../auth/merchant.entity';
 import { Connection } from '../common/connection.model';
 import { keysetPage } from '../common/keyset-page';
 import { PageArgs } from '../common/page.args';
-import { EntityRows } from '../read/entity-rows';
-import { ReadQuery } from '../read/read-query';
+import { EntityRows } from '../../common/database/reads/entity-rows';
+import { ReadQuery } from '../../common/database/reads/read-query';
 import { MerchantModel } from './merchant.model';
 
 /** Merchants for admin dashboards (no signing secrets, no notify URL). */

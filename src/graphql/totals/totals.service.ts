@@ -8,7 +8,7 @@ import { Order } from '../../orders/order.entity';
 import { PaymentSession } from '../../session/session.entity';
 import { merchantScope } from '../auth/tenancy';
 import { formatMinorSum } from '../common/money.model';
-import { SqlDialect } from '../common/sql-dialect';
+import { SqlDialect } from '../../common/database/reads/sql-dialect';
 import { effectiveSessionStateSql } from '../sessions/session-state.sql';
 import { OrderTotalModel, SessionTotalModel, TotalsArgs, TotalsModel } from './totals.model';
 

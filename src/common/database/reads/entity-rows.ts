@@ -1,6 +1,6 @@
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { SqlDialect } from '../common/sql-dialect';
+import { SqlDialect } from './sql-dialect';
 import { ColumnConverter, columnConverter } from './column-converters';
 
 /** Column sets kept per EntityRows (each is a few strings). */
@@ -10,8 +10,8 @@ const MAX_COLUMN_SETS = 64;
  * Hand-written reads of some columns of one entity, turned into entity objects the way TypeORM
  * hydrates them (the driver's conversions and the columns' transformers, so dates, booleans, BIGINT
  * amounts and JSON text read the same on SQLite and MySQL) but without its query builder and result
- * transformer, which cost a dashboard page more CPU than the database did. For the dashboard's hot
- * reads only: batched look-ups by key and the keyset pages.
+ * transformer, which cost a dashboard page more CPU than the database did. For hot reads only: the
+ * dashboard's batched look-ups and keyset pages, and session retrieve.
  */
 export class EntityRows<E extends ObjectLiteral> {
   private readonly columns: ColumnMetadata[];
@@ -39,6 +39,11 @@ export class EntityRows<E extends ObjectLiteral> {
     });
     this.converters = this.columns.map((column) => columnConverter(dataSource.driver, column));
     this.primaryKey = this.columns.findIndex((column) => column.isPrimary);
+  }
+
+  /** Reads of every column the entity maps, hydrated as TypeORM would a full entity. */
+  static ofAllColumns<E extends ObjectLiteral>(dataSource: DataSource, entity: EntityTarget<E>): EntityRows<E> {
+    return new EntityRows(dataSource, entity, dataSource.getMetadata(entity).columns.map((column) => column.propertyName as keyof E & string));
   }
 
   /** The rows whose `column` is one of `keys` (one query; callers keep batches to a few hundred keys). */

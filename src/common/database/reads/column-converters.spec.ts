@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { ENTITIES } from '../../common/database/entities';
+import { ENTITIES } from '../entities';
 import { columnConverter } from './column-converters';
 
 /** Raw values as either driver may hand them over (text, numbers, dates, JSON text, flags, null). */

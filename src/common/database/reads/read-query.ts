@@ -1,9 +1,9 @@
 import { DataSource, EntityTarget } from 'typeorm';
-import { SqlDialect } from '../common/sql-dialect';
+import { SqlDialect } from './sql-dialect';
 
 /**
- * A dashboard read as SQL text with positional parameters, built without TypeORM's query builder,
- * whose parsing of every expression cost a 50-row page more CPU than the database took to answer it.
+ * A hot read as SQL text with positional parameters, built without TypeORM's query builder, whose
+ * parsing of every expression cost a 50-row dashboard page more CPU than the database took to answer it.
  * Conditions are this module's callers' own SQL with `?` placeholders; values are always parameters.
  */
 export class ReadQuery {
@@ -34,8 +34,16 @@ export class ReadQuery {
     return this;
   }
 
+  innerJoin(entity: EntityTarget<unknown>, alias: string, on: string): this {
+    return this.join('INNER', entity, alias, on);
+  }
+
   leftJoin(entity: EntityTarget<unknown>, alias: string, on: string): this {
-    this.joins.push(`LEFT JOIN ${this.escape(this.dataSource.getMetadata(entity).tableName)} ${this.escape(alias)} ON ${on}`);
+    return this.join('LEFT', entity, alias, on);
+  }
+
+  private join(kind: 'INNER' | 'LEFT', entity: EntityTarget<unknown>, alias: string, on: string): this {
+    this.joins.push(`${kind} JOIN ${this.escape(this.dataSource.getMetadata(entity).tableName)} ${this.escape(alias)} ON ${on}`);
     return this;
   }
 

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { Merchant } from '../../auth/merchant.entity';
+import { Merchant } from '../../../auth/merchant.entity';
 import { ReadQuery } from './read-query';
 
 describe('ReadQuery', () => {
