@@ -31,7 +31,7 @@ const USAGE = `usage:
   cli merchant create --name NAME [--id UUID] [--remittance-currency USD] [--notify-url URL] [--rate-mode guaranteed|spot]
   cli merchant rotate-secret --merchant MERCHANT_ID
   cli merchant update --id MERCHANT_ID --notify-url URL   (--notify-url "" removes it)
-  cli user create --username U --password P (--merchant MERCHANT_ID | --role admin) [--role merchant|readonly|admin]
+  cli user create --username U (--password P | --password-stdin) (--merchant MERCHANT_ID | --role admin) [--role merchant|readonly|admin]
   cli secrets rotate-key
   cli rates import FILE
   cli jobs run                 (runs the scheduled jobs that are due now, once)
@@ -125,12 +125,21 @@ const COMMANDS: Record<string, Command> = {
   'user create': async (app, args) => {
     const { values } = parseArgs({
       args,
-      options: { username: { type: 'string' }, password: { type: 'string' }, merchant: { type: 'string' }, role: { type: 'string' } },
+      options: {
+        username: { type: 'string' },
+        password: { type: 'string' },
+        'password-stdin': { type: 'boolean' },
+        merchant: { type: 'string' },
+        role: { type: 'string' },
+      },
     });
-    if (!values.username || !values.password) throw new UsageError('--username and --password are required');
+    if (values.password !== undefined && values['password-stdin']) throw new UsageError('give --password or --password-stdin, not both');
+    // From stdin, the password stays out of the process list and the shell's history.
+    const password = values['password-stdin'] ? await passwordFromStdin() : values.password;
+    if (!values.username || !password) throw new UsageError('--username and --password (or --password-stdin) are required');
     const user = await app.get(UserService).create({
       username: values.username,
-      password: values.password,
+      password,
       merchantId: values.merchant,
       role: values.role,
     });
@@ -139,6 +148,14 @@ const COMMANDS: Record<string, Command> = {
 };
 
 class UsageError extends Error {}
+
+/** The first line of stdin, without its line ending (as `printf '%s\n' "$PW" | …` or a file gives it). */
+async function passwordFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError('--password-stdin reads the password from a pipe or a file, not a terminal');
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text.split(/\r?\n/)[0];
+}
 
 @Module({})
 class CliModule {

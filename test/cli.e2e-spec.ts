@@ -20,12 +20,15 @@ describe('Command line (npm run --silent cli -- …)', () => {
   });
   afterAll(() => t.close());
 
-  const cli = async (...args: string[]): Promise<CliResult> => {
+  const cli = (...args: string[]): Promise<CliResult> => cliWithInput('', ...args);
+  const cliWithInput = async (input: string, ...args: string[]): Promise<CliResult> => {
     try {
-      const { stdout, stderr } = await run('node', [join(ROOT, 'scripts/cli.js'), ...args], {
+      const running = run('node', [join(ROOT, 'scripts/cli.js'), ...args], {
         cwd: ROOT,
         env: { ...process.env, ...t.env, LOG_LEVEL: 'silent' },
       });
+      running.child.stdin!.end(input);
+      const { stdout, stderr } = await running;
       return { code: 0, stdout, stderr };
     } catch (error) {
       const e = error as { code: number; stdout: string; stderr: string };
@@ -59,6 +62,24 @@ describe('Command line (npm run --silent cli -- …)', () => {
     expect(JSON.parse(readonly.stdout)).toEqual({ Username: 'ro', MerchantId: id, Role: 'readonly' });
     const admin = await cli('user', 'create', '--username', 'root-admin', '--password', 'admin-password', '--role', 'admin');
     expect(JSON.parse(admin.stdout)).toEqual({ Username: 'root-admin', MerchantId: null, Role: 'admin' });
+  }, 60_000);
+
+  it('user create --password-stdin takes the password from stdin (first line), never from the command line', async () => {
+    const id = 'c0ffee00-1234-4abc-8def-0123456789ac';
+    await cli('merchant', 'create', '--name', 'Stdin', '--id', id);
+    const user = await cliWithInput('a-password with spaces: and colons\nignored second line\n', 'user', 'create', '--username', 'stdin-user', '--password-stdin', '--merchant', id);
+    expect(user.code).toBe(0);
+    expect(JSON.parse(user.stdout)).toEqual({ Username: 'stdin-user', MerchantId: id, Role: 'merchant' });
+    const res = await t.http().get('/v2.22/session/00000000-0000-4000-8000-000000000000').auth('stdin-user', 'a-password with spaces: and colons');
+    expect(res.status).toBe(404);
+    expect((await t.http().get('/v2.22/session/00000000-0000-4000-8000-000000000000').auth('stdin-user', 'ignored second line')).status).toBe(401);
+
+    const both = await cliWithInput('another-password\n', 'user', 'create', '--username', 'both', '--password', 'long-enough', '--password-stdin', '--merchant', id);
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toMatch(/not both/);
+    const empty = await cliWithInput('', 'user', 'create', '--username', 'empty', '--password-stdin', '--merchant', id);
+    expect(empty.code).not.toBe(0);
+    expect(empty.stderr).toMatch(/--password-stdin/);
   }, 60_000);
 
   it.each([
