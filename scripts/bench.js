@@ -838,7 +838,10 @@ async function runAutocannon({ ports, ...run }) {
  */
 async function runPacedOn({ port, scenario, authorization, ids, merchant, connections, duration, rate }) {
   const { onOrder, failedBody, setupRequest, ...definition } = SCENARIOS[scenario](authorization, ids, merchant);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  // Idle sockets are closed after 4 s, before the service's 5 s keep-alive timeout closes them: else a
+  // request sent on a socket the service is closing at that moment fails with ECONNRESET (the agent
+  // reuses its most recent sockets first, so at a low rate the others sit idle).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections, timeout: 4000 });
   const failures = { samples: [], byStatus: {}, bodyErrors: 0 };
   const latencies = [];
   const statusCodeStats = {};
