@@ -822,6 +822,7 @@ async function runAutocannon({ ports, ...run }) {
     errors: results.reduce((sum, r) => sum + r.errors, 0),
     timeouts: results.reduce((sum, r) => sum + r.timeouts, 0),
     statusCodeStats,
+    generatorLateMs: run.rate ? Math.max(...results.map((r) => r.generatorLateMs)) : undefined,
   };
   const failures = { samples: runs.flatMap((r) => r.failures.samples).slice(0, 5), byStatus: {}, bodyErrors: 0 };
   for (const r of runs) {
@@ -892,8 +893,12 @@ async function runPacedOn({ port, scenario, authorization, ids, merchant, connec
   const total = Math.round(rate * duration);
   const dueAt = (i) => started + (i * 1000) / rate;
   const inFlight = [];
+  let generatorLateMs = 0; // how late this process itself sent a request (a stall here, not in the service)
   for (let next = 0; next < total; ) {
-    while (next < total && dueAt(next) <= performance.now()) inFlight.push(send(dueAt(next++)));
+    while (next < total && dueAt(next) <= performance.now()) {
+      generatorLateMs = Math.max(generatorLateMs, performance.now() - dueAt(next));
+      inFlight.push(send(dueAt(next++)));
+    }
     if (next < total) await sleep(Math.max(0, dueAt(next) - performance.now()));
   }
   await Promise.all(inFlight);
@@ -918,6 +923,7 @@ async function runPacedOn({ port, scenario, authorization, ids, merchant, connec
     errors,
     timeouts,
     statusCodeStats,
+    generatorLateMs,
   };
   return { result, failures };
 }
@@ -1027,15 +1033,7 @@ async function benchTarget(kind, options) {
     if (check.status !== 201 || !(JSON.parse(check.text).TaxAmount > 0)) {
       throw new Error(`POST /v1/tax/quote answered ${check.status}: ${check.text.slice(0, 300)}`);
     }
-    for (const scenario of options.scenarios) {
-      const { result } = await runAutocannon({ ...base, rate: loadsOf(scenario, options)[0], scenario, duration: warmup });
-      log(`  warm-up ${scenario}: ${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx, ${result.errors} errors`);
-    }
-
-    // Capture measures only orders authorized in the measured checkout run, not the warm-up's.
-    merchant.authorized.length = 0;
-    merchant.captureNext = 0;
-    for (const scenario of options.scenarios) for (const rate of loadsOf(scenario, options)) {
+    const measure = async (scenario, rate) => {
       await sleep(1000);
       log(`  measuring ${scenario}: ${options.connections} connections${rate ? ` offering ${rate} req/s` : ' flat out'} for ${options.duration} s ...`);
       sampler.window();
@@ -1046,11 +1044,19 @@ async function benchTarget(kind, options) {
         `${row.non2xx} non-2xx, ${row.errors} errors, max RSS ${row.maxRssMb} MB, ` +
         `CPU % of one core: service ${row.serviceCpuPercent} (${row.serviceCpuMsPerRequest} ms per request)` +
         (row.databaseServerCpuPercent === null ? '' : `, mariadbd ${row.databaseServerCpuPercent}`) +
-        `, load generator ${row.generatorCpuPercent}`);
+        `, load generator ${row.generatorCpuPercent}` +
+        (row.generatorLateMs === null ? '' : `, sent up to ${row.generatorLateMs} ms late`));
       for (const sample of failures.samples) log(`    failed: ${sample}`);
       for (const running of [service, ...extraServices]) {
         if (running.exitInfo()) throw new Error(`service exited during the ${scenario} run\n${tailText(running.output.stderr)}`);
       }
+    };
+    for (const scenario of options.scenarios) {
+      // Warmed up right before its own runs, not a minute earlier with the others.
+      const { result } = await runAutocannon({ ...base, rate: loadsOf(scenario, options)[0], scenario, duration: warmup });
+      log(`  warm-up ${scenario}: ${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx, ${result.errors} errors`);
+      // Capture takes the authorized orders in turn (captureNext), warm-up included: none twice.
+      for (const rate of loadsOf(scenario, options)) await measure(scenario, rate);
     }
   } catch (error) {
     target.error = messageOf(error);
@@ -1118,6 +1124,8 @@ function toRow(db, scenario, offeredRate, result, failures, { maxRssMb, serviceC
       : Math.round((serviceCpuPercent * 10 * result.duration * 1000) / result.requests.total) / 1000,
     databaseServerCpuPercent: databaseCpuPercent,
     generatorCpuPercent,
+    // Paced runs: the most this process sent a request after it was due (its own stall, e.g. GC).
+    generatorLateMs: result.generatorLateMs === undefined ? null : round1(result.generatorLateMs),
     target: { requestsPerSecond: goal.rps, p99Ms: goal.p99Ms, maxRssMb: TARGETS.rssMb },
   };
   const misses = [];
