@@ -1,6 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { MerchantService } from '../../auth/merchant.service';
 import { matchesAny, SigningSecretService } from '../../auth/signing-secret.service';
 import { CheckoutError, CheckoutErrorCode } from '../checkout-errors';
 import { ReplayGuardService } from './replay-guard.service';
@@ -16,7 +15,6 @@ import { parseRequestText, readEnvelope } from './signed-envelope';
 @Injectable()
 export class SignedRequestGuard implements CanActivate {
   constructor(
-    private readonly merchants: MerchantService,
     private readonly signingSecrets: SigningSecretService,
     private readonly replayGuard: ReplayGuardService,
     private readonly reflector: Reflector,
@@ -28,12 +26,11 @@ export class SignedRequestGuard implements CanActivate {
     request.signedCall = { format: envelope.format };
     const { payload, merchantId } = parseRequestText(envelope.requestText);
 
-    const merchant = await this.merchants.findById(merchantId);
+    const { merchant, secrets } = await this.signingSecrets.merchantWithSecrets(merchantId);
     if (!merchant) throw new CheckoutError(CheckoutErrorCode.MerchantNotFound, 'No merchant has this MerchantId in this environment');
     request.signedCall.merchantId = merchantId;
     request.signedCall.merchant = merchant;
     if (!envelope.signature) throw new CheckoutError(CheckoutErrorCode.SignatureMissing, 'The "signature" field is missing');
-    const secrets = await this.signingSecrets.usableSecrets(merchantId);
     // Kept for this call's answer (never logged: it lives on the request object only).
     request.signedCall.signingSecret = secrets[0];
     if (!matchesAny(secrets, envelope.requestText, envelope.signature)) {

@@ -33,10 +33,20 @@ describe('ReadQuery', () => {
     expect(rows.map((row) => row.id)).toEqual(['m3', 'm2']);
   });
 
+  it("binds a join's values before the WHERE's, whatever order they were given in", async () => {
+    const rows = await new ReadQuery(dataSource, Merchant, 'm')
+      .select('m.id AS id', 'other.id AS other')
+      .where('m.id = ?', 'm2')
+      .leftJoin(Merchant, 'other', 'other.remittance_currency = m.remittance_currency AND other.id <> ?', 'm2')
+      .rows<{ id: string; other: string | null }>();
+    expect(rows).toEqual([{ id: 'm2', other: 'm3' }]);
+  });
+
   it('refuses a condition whose placeholders and values differ in number', () => {
     const query = new ReadQuery(dataSource, Merchant, 'm');
     expect(() => query.where('m.id = ? OR m.id = ?', 'm1')).toThrow('2 placeholders for 1 values');
     expect(() => query.where('m.id = ?')).toThrow('1 placeholders for 0 values');
+    expect(() => query.leftJoin(Merchant, 'other', 'other.id = ?')).toThrow('1 placeholders for 0 values');
   });
 });
 

@@ -12,6 +12,7 @@ export class ReadQuery {
   private readonly selects: string[] = [];
   private readonly joins: string[] = [];
   private readonly conditions: string[] = [];
+  private readonly joinValues: unknown[] = [];
   private readonly values: unknown[] = [];
   private ordering = '';
   private limitTo?: number;
@@ -38,19 +39,26 @@ export class ReadQuery {
     return this.join('INNER', entity, alias, on);
   }
 
-  leftJoin(entity: EntityTarget<unknown>, alias: string, on: string): this {
-    return this.join('LEFT', entity, alias, on);
+  /** A LEFT JOIN; each `?` in `on` takes the next value, in order (bound before the WHERE's). */
+  leftJoin(entity: EntityTarget<unknown>, alias: string, on: string, ...values: unknown[]): this {
+    return this.join('LEFT', entity, alias, on, values);
   }
 
-  private join(kind: 'INNER' | 'LEFT', entity: EntityTarget<unknown>, alias: string, on: string): this {
+  private join(kind: 'INNER' | 'LEFT', entity: EntityTarget<unknown>, alias: string, on: string, values: unknown[] = []): this {
+    this.checkPlaceholders(on, values);
     this.joins.push(`${kind} JOIN ${this.escape(this.dataSource.getMetadata(entity).tableName)} ${this.escape(alias)} ON ${on}`);
+    for (const value of values) this.joinValues.push(this.dialect.parameter(value));
     return this;
+  }
+
+  private checkPlaceholders(sql: string, values: unknown[]): void {
+    const placeholders = sql.split('?').length - 1;
+    if (placeholders !== values.length) throw new Error(`${placeholders} placeholders for ${values.length} values in: ${sql}`);
   }
 
   /** ANDs a condition; each `?` in it takes the next value, in order. */
   where(condition: string, ...values: unknown[]): this {
-    const placeholders = condition.split('?').length - 1;
-    if (placeholders !== values.length) throw new Error(`${placeholders} placeholders for ${values.length} values in: ${condition}`);
+    this.checkPlaceholders(condition, values);
     this.conditions.push(condition);
     for (const value of values) this.values.push(this.dialect.parameter(value));
     return this;
@@ -68,7 +76,7 @@ export class ReadQuery {
 
   /** Runs the query: the raw rows, named as selected. */
   rows<R extends Record<string, unknown>>(): Promise<R[]> {
-    return this.dataSource.query(this.sql(), this.values);
+    return this.dataSource.query(this.sql(), [...this.joinValues, ...this.values]);
   }
 
   private sql(): string {
